@@ -1,0 +1,34 @@
+//! Stage 2 of the pipeline: read the raw copies that `ingest` fetched and write normalised
+//! records to `data/work/extract/`.
+//!
+//! - [`plain_text`]: the text writer that implements the seed-000 plain-text rules.
+//! - [`law`]: law records ([`law::LawBook`], [`law::LawSection`]) and section keys.
+//! - [`gii_xml`]: the gesetze-im-internet.de XML parser.
+//! - [`statutes`]: the stage run over every law of the current toc.
+//!
+//! Invariant: outputs are keyed by the content hash of their input and the extractor version,
+//! so an unchanged document is never re-extracted, and a run killed midway leaves only whole
+//! files (temp file + rename); `current.json` is written last and is the done-marker.
+
+pub mod gii_xml;
+pub mod law;
+pub mod plain_text;
+pub mod statutes;
+
+use std::io::Write;
+use std::path::Path;
+
+/// Writes `bytes` to `path` atomically (temp file in the same directory, fsync, rename).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().expect("output path has a parent");
+    std::fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!(
+        ".tmp-{}-{}",
+        std::process::id(),
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("out")
+    ));
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(bytes)?;
+    f.sync_all()?;
+    std::fs::rename(&tmp, path)
+}
