@@ -34,6 +34,11 @@ pub struct LawEntry {
     pub path: String,
     pub sections: usize,
     pub xml_bytes: u64,
+    /// Copied from the record so later stages can map book codes without reading every law.
+    pub jurabk: Vec<String>,
+    pub amtabk: Option<String>,
+    pub title: String,
+    pub short_title: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -165,6 +170,10 @@ fn extract_one(
             path: rel,
             sections: law.sections.len(),
             xml_bytes: 0,
+            jurabk: law.jurabk,
+            amtabk: law.amtabk,
+            title: law.title,
+            short_title: law.short_title,
         });
     }
     let zip = match std::fs::read(data_dir.join(&doc.raw_path)) {
@@ -192,5 +201,9 @@ fn extract_one(
         path: rel,
         sections: law.sections.len(),
         xml_bytes: xml.len() as u64,
+        jurabk: law.jurabk,
+        amtabk: law.amtabk,
+        title: law.title,
+        short_title: law.short_title,
     })
 }

@@ -1,1 +1,13 @@
-//! stub
+//! Stage 4 of the pipeline: write an immutable generation from `work/`, verify it, publish it.
+//!
+//! - [`analysis`]: the German analyzer shared by indexing and querying;
+//! - [`laws_index`]: the tantivy schema of law sections;
+//! - [`store`]: the SQLite store (schema, writer, read-only pool);
+//! - [`generation`]: build → verify → rename → `CURRENT`, [`generation::Generation::open_verified`], gc.
+
+pub mod analysis;
+pub mod generation;
+pub mod laws_index;
+pub mod store;
+
+pub use generation::{Generation, Manifest};

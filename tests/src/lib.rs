@@ -1,1 +1,280 @@
+//! Test support: a loopback HTTP mirror of the source sites, and helpers that run the real
+//! stage binaries as processes.
+//!
+//! The mirror serves one or more directory trees as a web site's document root (the first
+//! tree holding a path wins, so a test can overlay a broken law on top of the shared corpus
+//! without copying it). It answers conditional GETs (ETag and Last-Modified → 304) the way the
+//! real sites do, and can inject faults per path (any HTTP status, or a hang) at run time.
 
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, UNIX_EPOCH};
+
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, Request, StatusCode, header};
+use axum::response::Response;
+
+pub mod procs;
+
+/// What the mirror does instead of serving a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    Status(u16),
+    /// Accept the request and never answer (the client's timeout must fire).
+    Hang,
+}
+
+#[derive(Default)]
+pub struct MirrorStats {
+    pub requests: AtomicU64,
+    pub ok: AtomicU64,
+    pub not_modified: AtomicU64,
+    pub faults: AtomicU64,
+    pub not_found: AtomicU64,
+}
+
+struct MirrorState {
+    roots: Vec<PathBuf>,
+    faults: RwLock<HashMap<String, Fault>>,
+    /// Faults for every path (a whole-site outage).
+    site_fault: RwLock<Option<Fault>>,
+    stats: MirrorStats,
+}
+
+/// A running mirror on 127.0.0.1. Dropping it stops the server.
+pub struct Mirror {
+    pub addr: SocketAddr,
+    state: Arc<MirrorState>,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Mirror {
+    /// Starts a mirror over `roots` on a free loopback port, in a background thread.
+    pub fn start(roots: Vec<PathBuf>) -> Mirror {
+        Self::start_on(roots, "127.0.0.1:0".parse().expect("static addr"))
+    }
+
+    pub fn start_on(roots: Vec<PathBuf>, bind: SocketAddr) -> Mirror {
+        let state = Arc::new(MirrorState {
+            roots,
+            faults: RwLock::new(HashMap::new()),
+            site_fault: RwLock::new(None),
+            stats: MirrorStats::default(),
+        });
+        let (tx_addr, rx_addr) = std::sync::mpsc::channel();
+        let (tx_stop, rx_stop) = tokio::sync::oneshot::channel::<()>();
+        let st = state.clone();
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .expect("mirror runtime");
+            rt.block_on(async move {
+                let listener = tokio::net::TcpListener::bind(bind).await.expect("bind mirror");
+                tx_addr.send(listener.local_addr().expect("local addr")).expect("report addr");
+                let app = axum::Router::new().fallback(serve_path).with_state(st);
+                axum::serve(listener, app)
+                    .with_graceful_shutdown(async {
+                        let _ = rx_stop.await;
+                    })
+                    .await
+                    .expect("mirror server");
+            });
+        });
+        let addr = rx_addr.recv().expect("mirror started");
+        Mirror { addr, state, shutdown: Some(tx_stop), thread: Some(thread) }
+    }
+
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Makes `path` (e.g. `/bgb/xml.zip`) answer with `fault` from now on.
+    pub fn set_fault(&self, path: &str, fault: Fault) {
+        self.state.faults.write().expect("faults lock").insert(path.to_string(), fault);
+    }
+
+    pub fn clear_fault(&self, path: &str) {
+        self.state.faults.write().expect("faults lock").remove(path);
+    }
+
+    /// Every path answers with `fault` (None: serve normally again).
+    pub fn set_site_fault(&self, fault: Option<Fault>) {
+        *self.state.site_fault.write().expect("site fault lock") = fault;
+    }
+
+    pub fn stats(&self) -> &MirrorStats {
+        &self.state.stats
+    }
+}
+
+impl Drop for Mirror {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        // Hanging connections would keep graceful shutdown waiting; do not join them.
+        if let Some(t) = self.thread.take() {
+            drop(t);
+        }
+    }
+}
+
+fn resolve(roots: &[PathBuf], path: &str) -> Option<PathBuf> {
+    let rel = path.trim_start_matches('/');
+    if rel.split('/').any(|seg| seg == ".." || seg.starts_with('.')) {
+        return None;
+    }
+    roots.iter().map(|r| r.join(rel)).find(|p| p.is_file())
+}
+
+/// A strong validator from size and modification time (what static file servers send).
+fn etag_of(meta: &std::fs::Metadata) -> String {
+    let mtime = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).unwrap_or_default();
+    format!("\"{:x}-{:x}\"", meta.len(), mtime.as_nanos())
+}
+
+fn http_date(meta: &std::fs::Metadata) -> String {
+    let secs = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .unwrap_or_default()
+        .as_secs();
+    httpdate(secs)
+}
+
+/// RFC 7231 IMF-fixdate from Unix seconds.
+pub fn httpdate(secs: u64) -> String {
+    const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+    const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+    let days = secs / 86_400;
+    let rem = secs % 86_400;
+    // Civil-from-days (Howard Hinnant).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!(
+        "{}, {:02} {} {} {:02}:{:02}:{:02} GMT",
+        DAYS[(days % 7) as usize],
+        d,
+        MONTHS[(m - 1) as usize],
+        y,
+        rem / 3600,
+        (rem % 3600) / 60,
+        rem % 60
+    )
+}
+
+async fn serve_path(State(st): State<Arc<MirrorState>>, req: Request<Body>) -> Response {
+    st.stats.requests.fetch_add(1, Ordering::Relaxed);
+    let path = req.uri().path().to_string();
+    let fault = st.faults.read().expect("faults lock").get(&path).copied().or(*st.site_fault.read().expect("lock"));
+    match fault {
+        Some(Fault::Status(code)) => {
+            st.stats.faults.fetch_add(1, Ordering::Relaxed);
+            return plain(StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR), "injected fault");
+        }
+        Some(Fault::Hang) => {
+            st.stats.faults.fetch_add(1, Ordering::Relaxed);
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+            return plain(StatusCode::GATEWAY_TIMEOUT, "hung");
+        }
+        None => {}
+    }
+    let Some(file) = resolve(&st.roots, &path) else {
+        st.stats.not_found.fetch_add(1, Ordering::Relaxed);
+        return plain(StatusCode::NOT_FOUND, "not found");
+    };
+    let Ok(meta) = std::fs::metadata(&file) else {
+        return plain(StatusCode::NOT_FOUND, "not found");
+    };
+    let etag = etag_of(&meta);
+    let last_modified = http_date(&meta);
+    if not_modified(req.headers(), &etag, &last_modified) {
+        st.stats.not_modified.fetch_add(1, Ordering::Relaxed);
+        let mut r = Response::new(Body::empty());
+        *r.status_mut() = StatusCode::NOT_MODIFIED;
+        set_validators(r.headers_mut(), &etag, &last_modified);
+        return r;
+    }
+    match tokio::fs::read(&file).await {
+        Ok(bytes) => {
+            st.stats.ok.fetch_add(1, Ordering::Relaxed);
+            let mut r = Response::new(Body::from(bytes));
+            let ctype = match Path::new(&path).extension().and_then(|e| e.to_str()) {
+                Some("zip") => "application/zip",
+                Some("xml") => "application/xml",
+                Some("gz") => "application/gzip",
+                Some("jsonl") => "application/jsonl",
+                _ => "application/octet-stream",
+            };
+            r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(ctype));
+            set_validators(r.headers_mut(), &etag, &last_modified);
+            r
+        }
+        Err(_) => plain(StatusCode::INTERNAL_SERVER_ERROR, "read error"),
+    }
+}
+
+fn not_modified(h: &HeaderMap, etag: &str, last_modified: &str) -> bool {
+    if let Some(inm) = h.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) {
+        return inm.split(',').any(|t| t.trim() == etag || t.trim() == "*");
+    }
+    if let Some(ims) = h.get(header::IF_MODIFIED_SINCE).and_then(|v| v.to_str().ok()) {
+        return ims == last_modified;
+    }
+    false
+}
+
+fn set_validators(h: &mut HeaderMap, etag: &str, last_modified: &str) {
+    if let Ok(v) = HeaderValue::from_str(etag) {
+        h.insert(header::ETAG, v);
+    }
+    if let Ok(v) = HeaderValue::from_str(last_modified) {
+        h.insert(header::LAST_MODIFIED, v);
+    }
+}
+
+fn plain(status: StatusCode, msg: &'static str) -> Response {
+    let mut r = Response::new(Body::from(msg));
+    *r.status_mut() = status;
+    r
+}
+
+/// The workspace root (this crate lives in `<root>/tests`).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests crate has a parent").to_path_buf()
+}
+
+/// `../shared` next to the workspace: the real data (read-only).
+pub fn shared_dir() -> PathBuf {
+    if let Ok(p) = std::env::var("LEGAL_SHARED_DIR") {
+        return PathBuf::from(p);
+    }
+    workspace_root().parent().expect("workspace has a parent").join("shared")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::httpdate;
+
+    #[test]
+    fn http_dates_are_imf_fixdate() {
+        assert_eq!(httpdate(0), "Thu, 01 Jan 1970 00:00:00 GMT");
+        assert_eq!(httpdate(1_743_379_200), "Mon, 31 Mar 2025 00:00:00 GMT");
+    }
+}

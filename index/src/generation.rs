@@ -1,0 +1,566 @@
+//! Immutable generations: build, verify, publish, open, collect.
+//!
+//! Invariants (DESIGN §1):
+//! - a generation is built in `generations/.tmp-<id>/`, fsynced, verified, and only then
+//!   renamed to `generations/<id>/`; nothing under `generations/<id>/` is ever modified;
+//! - `CURRENT` names a verified generation; it is replaced by writing `CURRENT.tmp`,
+//!   fsyncing it and renaming it over `CURRENT`, so a crash at any point leaves the old one;
+//! - `manifest.json` lists every other file of the generation with its size and sha256, and
+//!   [`Generation::open_verified`] refuses a generation whose files do not match.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use rusqlite::params;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use tantivy::schema::Term;
+use tantivy::{Index, IndexReader, ReloadPolicy, TantivyDocument};
+
+use crate::analysis;
+use crate::laws_index::{self, LAWS_DIR, LawFields};
+use crate::store::{self, STORE_FILE, StorePool};
+
+/// Bumped when the layout of a generation changes; `serve` refuses other versions.
+pub const SCHEMA_VERSION: u32 = 1;
+pub const MANIFEST_FILE: &str = "manifest.json";
+pub const CURRENT_FILE: &str = "CURRENT";
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Manifest {
+    pub id: String,
+    pub schema_version: u32,
+    /// RFC 3339 UTC.
+    pub built_at: String,
+    /// Commit of the code that built it; null when the build did not know it.
+    pub git_commit: Option<String>,
+    /// Hash of everything the generation was built from; equal inputs → equal hash.
+    pub input_hash: String,
+    pub sources: BTreeMap<String, SourceSnapshot>,
+    pub counts: BTreeMap<String, u64>,
+    pub files: Vec<FileEntry>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct SourceSnapshot {
+    /// Entries of the source's table of contents at extraction time.
+    pub toc_items: u64,
+    /// Records of this source in the generation.
+    pub records: u64,
+    /// Toc entries with no record (fetch or parse failed; reasons in the catalog).
+    pub missing: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct FileEntry {
+    pub path: String,
+    pub bytes: u64,
+    pub sha256: String,
+}
+
+/// Why a generation was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    #[error("manifest unreadable: {0}")]
+    Manifest(String),
+    #[error("schema version {found} is not the supported {SCHEMA_VERSION}")]
+    SchemaVersion { found: u32 },
+    #[error("file {path} missing or unreadable: {reason}")]
+    MissingFile { path: String, reason: String },
+    #[error("file {path} does not match the manifest ({what})")]
+    Mismatch { path: String, what: String },
+    #[error("store does not open: {0}")]
+    Store(String),
+    #[error("laws index does not open or answer: {0}")]
+    Index(String),
+}
+
+/// An open, verified generation: what `serve` answers from.
+pub struct Generation {
+    pub id: String,
+    pub dir: PathBuf,
+    pub manifest: Manifest,
+    pub store: StorePool,
+    pub laws: Index,
+    pub laws_reader: IndexReader,
+    pub law_fields: LawFields,
+}
+
+impl std::fmt::Debug for Generation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Generation").field("id", &self.id).field("dir", &self.dir).finish()
+    }
+}
+
+pub fn sha256_file(path: &Path) -> std::io::Result<(u64, String)> {
+    let mut f = File::open(path)?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut n = 0u64;
+    loop {
+        let k = f.read(&mut buf)?;
+        if k == 0 {
+            break;
+        }
+        n += k as u64;
+        h.update(&buf[..k]);
+    }
+    Ok((n, hex::encode(h.finalize())))
+}
+
+impl Generation {
+    /// Opens `dir` after checking every file against the manifest, opening the store and the
+    /// index, and answering a probe query. Any failure refuses the generation.
+    pub fn open_verified(dir: &Path) -> Result<Generation, VerifyError> {
+        let manifest = read_manifest(dir)?;
+        if manifest.schema_version != SCHEMA_VERSION {
+            return Err(VerifyError::SchemaVersion { found: manifest.schema_version });
+        }
+        for f in &manifest.files {
+            let p = dir.join(&f.path);
+            let (bytes, sha) = sha256_file(&p)
+                .map_err(|e| VerifyError::MissingFile { path: f.path.clone(), reason: e.to_string() })?;
+            if bytes != f.bytes {
+                return Err(VerifyError::Mismatch { path: f.path.clone(), what: format!("{bytes} bytes, manifest says {}", f.bytes) });
+            }
+            if sha != f.sha256 {
+                return Err(VerifyError::Mismatch { path: f.path.clone(), what: "sha256 differs".into() });
+            }
+        }
+        Self::open_checked_files(dir, manifest)
+    }
+
+    fn open_checked_files(dir: &Path, manifest: Manifest) -> Result<Generation, VerifyError> {
+        let store = StorePool::open(&dir.join(STORE_FILE)).map_err(|e| VerifyError::Store(format!("{e:#}")))?;
+        let stored_id: String = store
+            .with(|c| Ok(c.query_row("SELECT value FROM meta WHERE key = 'generation_id'", [], |r| r.get(0))?))
+            .map_err(|e| VerifyError::Store(format!("{e:#}")))?;
+        if stored_id != manifest.id {
+            return Err(VerifyError::Store(format!("store belongs to generation {stored_id}, not {}", manifest.id)));
+        }
+        let laws = Index::open_in_dir(dir.join(LAWS_DIR)).map_err(|e| VerifyError::Index(e.to_string()))?;
+        analysis::register(&laws);
+        let law_fields = LawFields::from_schema(&laws.schema()).map_err(|e| VerifyError::Index(e.to_string()))?;
+        let laws_reader = laws
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()
+            .map_err(|e: tantivy::TantivyError| VerifyError::Index(e.to_string()))?;
+        // Probe: the index holds what the manifest says and answers a query.
+        let searcher = laws_reader.searcher();
+        let expected = manifest.counts.get("sections").copied().unwrap_or(0);
+        if searcher.num_docs() != expected {
+            return Err(VerifyError::Index(format!("{} documents, manifest says {expected}", searcher.num_docs())));
+        }
+        let probe = tantivy::query::TermQuery::new(
+            Term::from_field_u64(law_fields.law_id, 1),
+            tantivy::schema::IndexRecordOption::Basic,
+        );
+        let hits = searcher
+            .search(&probe, &tantivy::collector::Count)
+            .map_err(|e| VerifyError::Index(format!("probe query failed: {e}")))?;
+        if expected > 0 && hits == 0 {
+            return Err(VerifyError::Index("probe query found nothing for law 1".into()));
+        }
+        let id = manifest.id.clone();
+        Ok(Generation { id, dir: dir.to_path_buf(), manifest, store, laws, laws_reader, law_fields })
+    }
+}
+
+pub fn read_manifest(dir: &Path) -> Result<Manifest, VerifyError> {
+    let p = dir.join(MANIFEST_FILE);
+    let bytes = std::fs::read(&p).map_err(|e| VerifyError::Manifest(format!("{}: {e}", p.display())))?;
+    serde_json::from_slice(&bytes).map_err(|e| VerifyError::Manifest(format!("{}: {e}", p.display())))
+}
+
+pub fn generations_dir(data_dir: &Path) -> PathBuf {
+    data_dir.join("generations")
+}
+
+/// The id `CURRENT` names, if any.
+pub fn current_id(data_dir: &Path) -> Option<String> {
+    let s = std::fs::read_to_string(data_dir.join(CURRENT_FILE)).ok()?;
+    let id = s.trim();
+    (!id.is_empty() && valid_id(id)).then(|| id.to_string())
+}
+
+/// Ids are `YYYYMMDDTHHMMSSZ-<hex>`: no path separators, no dots.
+pub fn valid_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+}
+
+fn fsync_dir(dir: &Path) -> std::io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+fn fsync_tree(dir: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let p = entry.path();
+        if entry.file_type()?.is_dir() {
+            fsync_tree(&p)?;
+        } else {
+            File::open(&p)?.sync_all()?;
+        }
+    }
+    fsync_dir(dir)
+}
+
+fn list_files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let p = entry.path();
+        if entry.file_type()?.is_dir() {
+            list_files(root, &p, out)?;
+        } else if p != root.join(MANIFEST_FILE) {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// Points `CURRENT` at `id` atomically.
+pub fn write_current(data_dir: &Path, id: &str) -> Result<()> {
+    let tmp = data_dir.join("CURRENT.tmp");
+    {
+        let mut f = File::create(&tmp)?;
+        f.write_all(format!("{id}\n").as_bytes())?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, data_dir.join(CURRENT_FILE))?;
+    fsync_dir(data_dir)?;
+    Ok(())
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct BuildOptions {
+    /// Build even when the inputs equal those of the current generation.
+    pub force: bool,
+    pub git_commit: Option<String>,
+    /// Do not point `CURRENT` at the new generation.
+    pub no_publish: bool,
+    /// Pause after this many laws (tests kill the process there).
+    pub pause_after_laws: Option<usize>,
+}
+
+#[derive(Debug)]
+pub enum BuildOutcome {
+    Unchanged { id: String },
+    Published { id: String, laws: u64, sections: u64, seconds: f64 },
+    Built { id: String, laws: u64, sections: u64, seconds: f64 },
+}
+
+/// Holds `data/.index.lock` for the duration of a build: one build at a time.
+struct BuildLock(#[allow(dead_code)] File);
+
+fn lock_builds(data_dir: &Path) -> Result<BuildLock> {
+    let f = File::create(data_dir.join(".index.lock"))?;
+    match f.try_lock() {
+        Ok(()) => Ok(BuildLock(f)),
+        Err(_) => bail!("another `index` run holds {}; wait for it", data_dir.join(".index.lock").display()),
+    }
+}
+
+fn input_hash(data_dir: &Path, statutes: &extract::statutes::StatutesManifest) -> Result<String> {
+    let mut h = Sha256::new();
+    h.update(format!("schema {SCHEMA_VERSION}; extract {}\n", statutes.extract_version));
+    for l in &statutes.laws {
+        h.update(format!("{} {}\n", l.slug, l.zip_sha256));
+    }
+    let (_, codes_sha) = sha256_file(&resolve::book_codes_path(data_dir)).context("book codes missing (run `resolve`)")?;
+    h.update(codes_sha);
+    Ok(hex::encode(h.finalize()))
+}
+
+fn now_parts() -> (String, String) {
+    let now = time::OffsetDateTime::now_utc();
+    let rfc = now.format(&time::format_description::well_known::Rfc3339).unwrap_or_default();
+    let compact = now
+        .format(time::macros::format_description!("[year][month][day]T[hour][minute][second]Z"))
+        .unwrap_or_default();
+    (rfc, compact)
+}
+
+/// Builds a generation from `work/`, verifies it and (unless told not to) publishes it.
+pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
+    let started = std::time::Instant::now();
+    let gens = generations_dir(data_dir);
+    std::fs::create_dir_all(&gens)?;
+    let _lock = lock_builds(data_dir)?;
+    let statutes = extract::statutes::read_manifest(data_dir)?;
+    let codes = resolve::read_book_codes(data_dir)?;
+    let input_hash = input_hash(data_dir, &statutes)?;
+    if !opts.force
+        && let Some(cur) = current_id(data_dir)
+        && let Ok(m) = read_manifest(&gens.join(&cur))
+        && m.input_hash == input_hash
+        && m.schema_version == SCHEMA_VERSION
+    {
+        return Ok(BuildOutcome::Unchanged { id: cur });
+    }
+    // Leftovers of killed builds: never named by CURRENT, safe to drop.
+    for e in std::fs::read_dir(&gens)? {
+        let e = e?;
+        if e.file_name().to_string_lossy().starts_with(".tmp-") {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+    let (built_at, stamp) = now_parts();
+    let id = format!("{stamp}-{}", &input_hash[..8]);
+    if gens.join(&id).exists() {
+        bail!("generation {id} already exists");
+    }
+    let tmp = gens.join(format!(".tmp-{id}"));
+    std::fs::create_dir_all(tmp.join(LAWS_DIR))?;
+
+    // Store and index, law by law.
+    let conn = store::create(&tmp.join(STORE_FILE))?;
+    let laws_idx = Index::create_in_dir(tmp.join(LAWS_DIR), laws_index::schema())?;
+    analysis::register(&laws_idx);
+    let f = LawFields::from_schema(&laws_idx.schema())?;
+    let mut writer: tantivy::IndexWriter<TantivyDocument> = laws_idx.writer_with_num_threads(2, 256 << 20)?;
+    let slug_to_id: BTreeMap<&str, i64> =
+        statutes.laws.iter().enumerate().map(|(i, l)| (l.slug.as_str(), i as i64 + 1)).collect();
+    let mut codes_by_law: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+    for c in &codes.codes {
+        if let Some(&lid) = slug_to_id.get(c.slug.as_str()) {
+            codes_by_law.entry(lid).or_default().push(c.code_norm.clone());
+        }
+    }
+    let bar = ingest::progress_bar(statutes.laws.len() as u64, "index laws");
+    let mut section_id: i64 = 0;
+    conn.execute_batch("BEGIN")?;
+    {
+        let mut ins_law = conn.prepare(
+            "INSERT INTO laws (id, slug, code, jurabk, amtabk, title, short_title, toc_title, doknr, builddate,
+                ausfertigung_datum, fundstelle, stand, notes, section_count, text_length, xml_sha256)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+        )?;
+        let mut ins_sec = conn.prepare(
+            "INSERT INTO sections (id, law_id, ordinal, doknr, label, key, toc_key, kind, heading, breadcrumb,
+                text, footnotes, absaetze, text_length, law_offset)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+        )?;
+        let mut ins_text = conn.prepare("INSERT INTO law_texts (law_id, text) VALUES (?1, ?2)")?;
+        for (i, entry) in statutes.laws.iter().enumerate() {
+            if opts.pause_after_laws == Some(i) {
+                eprintln!("index: paused after {i} laws (test hook)");
+                std::thread::sleep(std::time::Duration::from_secs(3600));
+            }
+            let law = extract::statutes::read_law(data_dir, entry)?;
+            let law_id = i as i64 + 1;
+            let mut key_counts: BTreeMap<&str, usize> = BTreeMap::new();
+            for s in &law.sections {
+                if let Some(k) = s.key.as_deref() {
+                    *key_counts.entry(k).or_default() += 1;
+                }
+            }
+            let book_terms = codes_by_law.get(&law_id).cloned().unwrap_or_default();
+            let mut law_text = String::new();
+            let mut law_chars = 0usize;
+            for (ord, s) in law.sections.iter().enumerate() {
+                section_id += 1;
+                let toc_key = match s.key.as_deref() {
+                    Some(k) if key_counts.get(k) == Some(&1) => k.to_string(),
+                    _ => s.doknr.clone(),
+                };
+                let header: Vec<&str> = [s.enbez.as_deref(), s.heading.as_deref()].into_iter().flatten().collect();
+                let law_offset = law_chars;
+                let mut block = String::new();
+                if !header.is_empty() {
+                    block.push_str(&header.join(" "));
+                    block.push('\n');
+                }
+                if !s.text.is_empty() {
+                    block.push_str(&s.text);
+                    block.push('\n');
+                }
+                law_chars += block.chars().count();
+                law_text.push_str(&block);
+                let text_length = s.text.chars().count() as i64;
+                ins_sec.execute(params![
+                    section_id,
+                    law_id,
+                    ord as i64,
+                    s.doknr,
+                    s.enbez,
+                    s.key,
+                    toc_key,
+                    serde_json::to_value(s.kind)?.as_str().unwrap_or("other"),
+                    s.heading,
+                    serde_json::to_string(&s.breadcrumb)?,
+                    s.text,
+                    s.footnotes,
+                    serde_json::to_string(&s.absaetze)?,
+                    text_length,
+                    law_offset as i64
+                ])?;
+                let mut doc = TantivyDocument::default();
+                doc.add_u64(f.section_id, section_id as u64);
+                doc.add_u64(f.law_id, law_id as u64);
+                for b in &book_terms {
+                    doc.add_text(f.book, b);
+                }
+                if let Some(l) = &s.enbez {
+                    doc.add_text(f.label, l);
+                }
+                if let Some(h) = &s.heading {
+                    doc.add_text(f.heading, h);
+                }
+                doc.add_text(f.text, &s.text);
+                doc.add_text(f.breadcrumb, s.breadcrumb.join(" "));
+                doc.add_text(f.law_title, &law.title);
+                writer.add_document(doc)?;
+            }
+            if law_text.ends_with('\n') {
+                law_text.pop();
+                law_chars = law_chars.saturating_sub(1);
+            }
+            let code = law.amtabk.clone().or_else(|| law.jurabk.first().cloned()).unwrap_or_else(|| law.slug.clone());
+            ins_law.execute(params![
+                law_id,
+                law.slug,
+                code,
+                serde_json::to_string(&law.jurabk)?,
+                law.amtabk,
+                law.title,
+                law.short_title,
+                law.toc_title,
+                law.doknr,
+                law.builddate,
+                law.ausfertigung_datum,
+                law.fundstelle,
+                serde_json::to_string(&law.stand)?,
+                law.notes,
+                law.sections.len() as i64,
+                law_chars as i64,
+                law.xml_sha256
+            ])?;
+            ins_text.execute(params![law_id, law_text])?;
+            bar.inc(1);
+        }
+        let mut ins_code = conn
+            .prepare("INSERT INTO book_codes (code_norm, code, law_id, tier, kind) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+        for c in &codes.codes {
+            if let Some(&lid) = slug_to_id.get(c.slug.as_str()) {
+                ins_code.execute(params![c.code_norm, c.code, lid, c.tier as i64, c.kind])?;
+            }
+        }
+        let mut ins_sup = conn.prepare(
+            "INSERT INTO superseded_codes (code_norm, code, successor, successor_law_id, effective_date, note)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?;
+        for s in &codes.superseded {
+            let lid = s.successor_slug.as_deref().and_then(|sl| slug_to_id.get(sl).copied());
+            ins_sup.execute(params![s.code_norm, s.code, s.successor, lid, s.effective_date, s.note])?;
+        }
+    }
+    store::set_meta(&conn, "schema_version", &SCHEMA_VERSION.to_string())?;
+    store::set_meta(&conn, "generation_id", &id)?;
+    store::set_meta(&conn, "built_at", &built_at)?;
+    conn.execute_batch("COMMIT")?;
+    conn.execute_batch("ANALYZE")?;
+    drop(conn);
+    bar.finish_and_clear();
+    writer.commit()?;
+    writer.wait_merging_threads()?;
+
+    let laws_n = statutes.laws.len() as u64;
+    let sections_n = section_id as u64;
+    let mut counts = BTreeMap::new();
+    counts.insert("laws".to_string(), laws_n);
+    counts.insert("sections".to_string(), sections_n);
+    counts.insert("book_codes".to_string(), codes.codes.len() as u64);
+    let mut sources = BTreeMap::new();
+    sources.insert(
+        "gii".to_string(),
+        SourceSnapshot { toc_items: statutes.toc_items as u64, records: laws_n, missing: statutes.missing.len() as u64 },
+    );
+    let mut paths = Vec::new();
+    list_files(&tmp, &tmp, &mut paths)?;
+    paths.sort();
+    let mut files = Vec::new();
+    for p in paths {
+        let (bytes, sha256) = sha256_file(&p)?;
+        let rel = p.strip_prefix(&tmp).expect("under tmp").to_string_lossy().replace('\\', "/");
+        files.push(FileEntry { path: rel, bytes, sha256 });
+    }
+    let manifest = Manifest {
+        id: id.clone(),
+        schema_version: SCHEMA_VERSION,
+        built_at,
+        git_commit: opts.git_commit.clone(),
+        input_hash,
+        sources,
+        counts,
+        files,
+    };
+    std::fs::write(tmp.join(MANIFEST_FILE), serde_json::to_vec_pretty(&manifest)?)?;
+    fsync_tree(&tmp)?;
+    // Verify exactly what will be published.
+    drop(Generation::open_verified(&tmp).map_err(|e| anyhow::anyhow!("new generation failed verification: {e}"))?);
+    let final_dir = gens.join(&id);
+    std::fs::rename(&tmp, &final_dir)?;
+    fsync_dir(&gens)?;
+    let seconds = started.elapsed().as_secs_f64();
+    if opts.no_publish {
+        return Ok(BuildOutcome::Built { id, laws: laws_n, sections: sections_n, seconds });
+    }
+    write_current(data_dir, &id)?;
+    Ok(BuildOutcome::Published { id, laws: laws_n, sections: sections_n, seconds })
+}
+
+/// Generation ids a running `serve` declared it holds open (`data/leases/<pid>`), live pids only.
+pub fn leased_ids(data_dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let Ok(rd) = std::fs::read_dir(data_dir.join("leases")) else { return out };
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        let alive = name.parse::<u32>().is_ok_and(|pid| Path::new(&format!("/proc/{pid}")).exists());
+        if !alive {
+            let _ = std::fs::remove_file(e.path());
+            continue;
+        }
+        if let Ok(s) = std::fs::read_to_string(e.path()) {
+            out.extend(s.lines().map(str::trim).filter(|l| valid_id(l)).map(str::to_string));
+        }
+    }
+    out
+}
+
+#[derive(Debug, Default)]
+pub struct GcSummary {
+    pub kept: Vec<String>,
+    pub removed: Vec<String>,
+}
+
+/// Removes all but the newest `keep` generations, never `CURRENT` nor a leased one.
+pub fn gc(data_dir: &Path, keep: usize) -> Result<GcSummary> {
+    let gens = generations_dir(data_dir);
+    let mut ids: Vec<String> = std::fs::read_dir(&gens)
+        .with_context(|| format!("no generations at {}", gens.display()))?
+        .flatten()
+        .filter(|e| e.file_type().map(|t| t.is_dir()).unwrap_or(false))
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| !n.starts_with('.') && valid_id(n))
+        .collect();
+    ids.sort();
+    let current = current_id(data_dir);
+    let leased = leased_ids(data_dir);
+    let mut summary = GcSummary::default();
+    let n = ids.len();
+    for (i, id) in ids.into_iter().enumerate() {
+        let newest = i + keep >= n;
+        if newest || current.as_deref() == Some(id.as_str()) || leased.contains(&id) {
+            summary.kept.push(id);
+        } else {
+            std::fs::remove_dir_all(gens.join(&id))?;
+            summary.removed.push(id);
+        }
+    }
+    fsync_dir(&gens)?;
+    Ok(summary)
+}

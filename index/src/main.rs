@@ -1,0 +1,88 @@
+//! `index`: build and publish a generation (default), verify one, or collect old ones.
+//! One summary line; exit 0 on success, 1 with the reason on failure.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use index::generation::{self, BuildOptions, BuildOutcome};
+
+#[derive(Parser)]
+#[command(about = "Write, verify and publish immutable index generations")]
+struct Args {
+    #[arg(long, default_value = "data", env = "LEGAL_DATA_DIR", global = true)]
+    data_dir: PathBuf,
+    #[command(subcommand)]
+    cmd: Option<Cmd>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Build a generation from work/ and point CURRENT at it (the default).
+    Build {
+        /// Build even if nothing changed since the current generation.
+        #[arg(long)]
+        force: bool,
+        /// Build and verify, but leave CURRENT alone.
+        #[arg(long)]
+        no_publish: bool,
+        /// Commit of the code, recorded in the manifest.
+        #[arg(long, env = "LEGAL_GIT_COMMIT")]
+        git_commit: Option<String>,
+        /// Test hook: stop for an hour after N laws (for kill tests).
+        #[arg(long, hide = true)]
+        pause_after_laws: Option<usize>,
+    },
+    /// Verify a generation (default: the one CURRENT names).
+    Verify { id: Option<String> },
+    /// Remove old generations, keeping the newest N, CURRENT and any a server holds open.
+    Gc {
+        #[arg(long, default_value_t = 3)]
+        keep: usize,
+    },
+}
+
+fn main() {
+    ingest::init_tracing();
+    let args = Args::parse();
+    let cmd = args.cmd.unwrap_or(Cmd::Build {
+        force: false,
+        no_publish: false,
+        git_commit: std::env::var("LEGAL_GIT_COMMIT").ok(),
+        pause_after_laws: None,
+    });
+    let result = match cmd {
+        Cmd::Build { force, no_publish, git_commit, pause_after_laws } => {
+            let opts = BuildOptions { force, git_commit, no_publish, pause_after_laws };
+            generation::build(&args.data_dir, &opts).map(|o| match o {
+                BuildOutcome::Unchanged { id } => format!("index: unchanged, CURRENT stays {id}"),
+                BuildOutcome::Published { id, laws, sections, seconds } => {
+                    format!("index: published {id}: {laws} laws, {sections} sections in {seconds:.1} s")
+                }
+                BuildOutcome::Built { id, laws, sections, seconds } => {
+                    format!("index: built {id} (not published): {laws} laws, {sections} sections in {seconds:.1} s")
+                }
+            })
+        }
+        Cmd::Verify { id } => {
+            let id = id.or_else(|| generation::current_id(&args.data_dir));
+            match id {
+                None => Err(anyhow::anyhow!("no generation named and no CURRENT")),
+                Some(id) => {
+                    let dir = generation::generations_dir(&args.data_dir).join(&id);
+                    generation::Generation::open_verified(&dir)
+                        .map(|g| format!("index: {} verified ({} files)", g.id, g.manifest.files.len()))
+                        .map_err(|e| anyhow::anyhow!("generation {id} refused: {e}"))
+                }
+            }
+        }
+        Cmd::Gc { keep } => generation::gc(&args.data_dir, keep)
+            .map(|s| format!("index gc: kept {}, removed {} ({})", s.kept.len(), s.removed.len(), s.removed.join(", "))),
+    };
+    match result {
+        Ok(line) => println!("{line}"),
+        Err(e) => {
+            eprintln!("index: failed: {e:#}");
+            std::process::exit(1);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! `store.sqlite` of a generation: full texts, sections, metadata, book codes.
+//!
+//! Written once by `index` (no journal, one transaction), then opened read-only with
+//! `immutable=1` by `serve`, through a small connection pool.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use anyhow::{Context, Result};
+use rusqlite::{Connection, OpenFlags, params};
+
+pub const STORE_FILE: &str = "store.sqlite";
+
+pub const SCHEMA: &str = r#"
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE laws (
+    id INTEGER PRIMARY KEY,
+    slug TEXT NOT NULL UNIQUE,
+    code TEXT NOT NULL,
+    jurabk TEXT NOT NULL,          -- JSON array
+    amtabk TEXT,
+    title TEXT NOT NULL,
+    short_title TEXT,
+    toc_title TEXT NOT NULL,
+    doknr TEXT NOT NULL,
+    builddate TEXT,
+    ausfertigung_datum TEXT,
+    fundstelle TEXT,
+    stand TEXT NOT NULL,           -- JSON array
+    notes TEXT,
+    section_count INTEGER NOT NULL,
+    text_length INTEGER NOT NULL,  -- code points of law_texts.text
+    xml_sha256 TEXT NOT NULL
+);
+CREATE TABLE book_codes (
+    code_norm TEXT NOT NULL,
+    code TEXT NOT NULL,
+    law_id INTEGER NOT NULL,
+    tier INTEGER NOT NULL,
+    kind TEXT NOT NULL
+);
+CREATE INDEX book_codes_norm ON book_codes(code_norm, tier);
+CREATE TABLE superseded_codes (
+    code_norm TEXT NOT NULL,
+    code TEXT NOT NULL,
+    successor TEXT NOT NULL,
+    successor_law_id INTEGER,
+    effective_date TEXT,
+    note TEXT NOT NULL
+);
+CREATE INDEX superseded_norm ON superseded_codes(code_norm);
+CREATE TABLE sections (
+    id INTEGER PRIMARY KEY,
+    law_id INTEGER NOT NULL,
+    ordinal INTEGER NOT NULL,
+    doknr TEXT NOT NULL,
+    label TEXT,                    -- enbez as printed
+    key TEXT,                      -- section_key(enbez)
+    toc_key TEXT NOT NULL,         -- key if unique in the law, else doknr
+    kind TEXT NOT NULL,
+    heading TEXT,
+    breadcrumb TEXT NOT NULL,      -- JSON array
+    text TEXT NOT NULL,
+    footnotes TEXT,
+    absaetze TEXT NOT NULL,        -- JSON array of {number,start,end}
+    text_length INTEGER NOT NULL,  -- code points
+    law_offset INTEGER NOT NULL    -- code point where this section starts in law_texts.text
+);
+CREATE INDEX sections_law_key ON sections(law_id, key);
+CREATE INDEX sections_law_ord ON sections(law_id, ordinal);
+CREATE INDEX sections_doknr ON sections(doknr);
+CREATE TABLE law_texts (law_id INTEGER PRIMARY KEY, text TEXT NOT NULL);
+"#;
+
+/// Creates a fresh store for writing (fast settings: the file is verified before publishing).
+pub fn create(path: &Path) -> Result<Connection> {
+    let conn = Connection::open(path).with_context(|| format!("cannot create {}", path.display()))?;
+    conn.execute_batch("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192;")?;
+    conn.execute_batch(SCHEMA)?;
+    Ok(conn)
+}
+
+pub fn set_meta(conn: &Connection, key: &str, value: &str) -> Result<()> {
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)", params![key, value])?;
+    Ok(())
+}
+
+/// Opens a store read-only and immutable (no locks, no journal, no writes possible).
+pub fn open_readonly(path: &Path) -> Result<Connection> {
+    let uri = format!("file:{}?mode=ro&immutable=1", path.display());
+    let conn = Connection::open_with_flags(
+        &uri,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .with_context(|| format!("cannot open store {}", path.display()))?;
+    Ok(conn)
+}
+
+/// A pool of read-only connections to one store.
+pub struct StorePool {
+    path: PathBuf,
+    idle: Mutex<Vec<Connection>>,
+}
+
+impl StorePool {
+    pub fn open(path: &Path) -> Result<Self> {
+        let first = open_readonly(path)?;
+        // Fails here, not on the first request, if the file is not a readable store.
+        first
+            .query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get::<_, String>(0))
+            .with_context(|| format!("{} is not a readable store", path.display()))?;
+        Ok(StorePool { path: path.to_path_buf(), idle: Mutex::new(vec![first]) })
+    }
+
+    /// Runs `f` with a pooled connection.
+    pub fn with<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        let conn = self.idle.lock().expect("pool lock").pop();
+        let conn = match conn {
+            Some(c) => c,
+            None => open_readonly(&self.path)?,
+        };
+        let out = f(&conn);
+        let mut idle = self.idle.lock().expect("pool lock");
+        if idle.len() < 16 {
+            idle.push(conn);
+        }
+        out
+    }
+}

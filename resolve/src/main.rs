@@ -1,0 +1,29 @@
+//! `resolve`: book codes and aliases → laws. One summary line; exit 0 or 1.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+
+#[derive(Parser)]
+#[command(about = "Resolve book codes and aliases to the laws of the statutes extract")]
+struct Args {
+    #[arg(long, default_value = "data", env = "LEGAL_DATA_DIR")]
+    data_dir: PathBuf,
+}
+
+fn main() {
+    let args = Args::parse();
+    let started = std::time::Instant::now();
+    match resolve::run(&args.data_dir) {
+        Ok(t) => println!(
+            "resolve: {} book codes for laws, {} superseded codes, in {:.1} s",
+            t.codes.len(),
+            t.superseded.len(),
+            started.elapsed().as_secs_f64()
+        ),
+        Err(e) => {
+            eprintln!("resolve: failed: {e:#}");
+            std::process::exit(1);
+        }
+    }
+}
