@@ -1,0 +1,162 @@
+//! The answer contract shared by every tool and both transports.
+//!
+//! - Every answer, success or refusal, carries the envelope: `api_version` (SemVer of this
+//!   surface), `generation` (`id`, `built_at`) it was served from, and `ignored_parameters`
+//!   when an argument the tool does not declare was sent (it was accepted and ignored).
+//! - A refusal carries `error_code` from the closed set [`ErrorCode`], `message`, `retryable`
+//!   and `hint` (what to do instead), plus details where useful.
+//! - A null field means "not recorded here", never zero or "none".
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+/// SemVer of the MCP/REST surface; a minor bump can add fields, a major one change them.
+pub const API_VERSION: &str = "0.1.0";
+
+/// The closed set of refusal codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// An argument has the wrong type, is out of range or missing.
+    InvalidArgument,
+    /// No law is known under the book code given.
+    BookNotFound,
+    /// The book code names several laws.
+    BookAmbiguous,
+    /// The law has no section with that designation.
+    SectionNotFound,
+    /// The designation names several sections of the law.
+    SectionAmbiguous,
+    /// `offset` lies beyond the end of the text.
+    OffsetOutOfRange,
+    /// No generation is loaded yet (the server is starting or none was published).
+    NoGeneration,
+    /// The handler ran out of time.
+    Timeout,
+    /// A defect on our side; retrying may help.
+    InternalError,
+}
+
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidArgument => "invalid_argument",
+            ErrorCode::BookNotFound => "book_not_found",
+            ErrorCode::BookAmbiguous => "book_ambiguous",
+            ErrorCode::SectionNotFound => "section_not_found",
+            ErrorCode::SectionAmbiguous => "section_ambiguous",
+            ErrorCode::OffsetOutOfRange => "offset_out_of_range",
+            ErrorCode::NoGeneration => "no_generation",
+            ErrorCode::Timeout => "timeout",
+            ErrorCode::InternalError => "internal_error",
+        }
+    }
+
+    /// HTTP status of this refusal on the REST transport.
+    pub fn http_status(self) -> u16 {
+        match self {
+            ErrorCode::InvalidArgument | ErrorCode::OffsetOutOfRange => 400,
+            ErrorCode::BookNotFound | ErrorCode::SectionNotFound => 404,
+            ErrorCode::BookAmbiguous | ErrorCode::SectionAmbiguous => 409,
+            ErrorCode::NoGeneration => 503,
+            ErrorCode::Timeout => 504,
+            ErrorCode::InternalError => 500,
+        }
+    }
+
+    pub fn retryable(self) -> bool {
+        matches!(self, ErrorCode::NoGeneration | ErrorCode::Timeout | ErrorCode::InternalError)
+    }
+}
+
+/// A refusal: what went wrong and what to do instead.
+#[derive(Debug, Clone)]
+pub struct ToolError {
+    pub code: ErrorCode,
+    pub message: String,
+    pub hint: String,
+    /// Extra fields (candidates, total_length, suggestions …), merged into the payload.
+    pub details: Map<String, Value>,
+}
+
+impl ToolError {
+    pub fn new(code: ErrorCode, message: impl Into<String>, hint: impl Into<String>) -> Self {
+        ToolError { code, message: message.into(), hint: hint.into(), details: Map::new() }
+    }
+
+    pub fn invalid(message: impl Into<String>, hint: impl Into<String>) -> Self {
+        Self::new(ErrorCode::InvalidArgument, message, hint)
+    }
+
+    pub fn internal(e: impl std::fmt::Display) -> Self {
+        tracing::error!(error = %e, "internal error");
+        Self::new(ErrorCode::InternalError, format!("internal error: {e}"), "Retry; if it persists, report it.")
+    }
+
+    pub fn with(mut self, key: &str, value: impl Serialize) -> Self {
+        self.details.insert(key.to_string(), serde_json::to_value(value).unwrap_or(Value::Null));
+        self
+    }
+
+    /// The refusal payload (without envelope).
+    pub fn payload(&self) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("error_code".into(), json!(self.code.as_str()));
+        m.insert("message".into(), json!(self.message));
+        m.insert("retryable".into(), json!(self.code.retryable()));
+        m.insert("hint".into(), json!(self.hint));
+        for (k, v) in &self.details {
+            m.insert(k.clone(), v.clone());
+        }
+        m
+    }
+}
+
+impl From<anyhow::Error> for ToolError {
+    fn from(e: anyhow::Error) -> Self {
+        ToolError::internal(format!("{e:#}"))
+    }
+}
+
+impl From<rusqlite::Error> for ToolError {
+    fn from(e: rusqlite::Error) -> Self {
+        ToolError::internal(e)
+    }
+}
+
+impl From<tantivy::TantivyError> for ToolError {
+    fn from(e: tantivy::TantivyError) -> Self {
+        ToolError::internal(e)
+    }
+}
+
+/// What the envelope says about the generation an answer came from.
+#[derive(Debug, Clone)]
+pub struct GenerationRef {
+    pub id: String,
+    pub built_at: String,
+}
+
+/// Puts the envelope fields first, then the payload.
+pub fn with_envelope(
+    payload: Map<String, Value>,
+    generation: Option<&GenerationRef>,
+    ignored: &[String],
+) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("api_version".into(), json!(API_VERSION));
+    m.insert(
+        "generation".into(),
+        match generation {
+            Some(g) => json!({"id": g.id, "built_at": g.built_at}),
+            None => Value::Null,
+        },
+    );
+    if !ignored.is_empty() {
+        m.insert("ignored_parameters".into(), json!(ignored));
+    }
+    for (k, v) in payload {
+        m.insert(k, v);
+    }
+    m
+}

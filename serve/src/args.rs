@@ -1,0 +1,107 @@
+//! Typed access to a tool's arguments (a JSON object), with refusals that say what to send.
+//! REST query strings arrive as strings, so integers and booleans also accept their decimal
+//! and `true`/`false` spellings; anything else is refused, never guessed.
+
+use serde_json::{Map, Value};
+
+use crate::answer::ToolError;
+
+pub struct Args<'a> {
+    map: &'a Map<String, Value>,
+}
+
+fn type_error(name: &str, want: &str, got: &Value) -> ToolError {
+    ToolError::invalid(
+        format!("argument `{name}` must be {want}, got {}", short(got)),
+        format!("Send `{name}` as {want}."),
+    )
+}
+
+fn short(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 60 { format!("{}…", s.chars().take(60).collect::<String>()) } else { s }
+}
+
+impl<'a> Args<'a> {
+    pub fn new(map: &'a Map<String, Value>) -> Self {
+        Args { map }
+    }
+
+    fn get(&self, name: &str) -> Option<&'a Value> {
+        self.map.get(name).filter(|v| !v.is_null())
+    }
+
+    pub fn str_opt(&self, name: &str, max_chars: usize) -> Result<Option<String>, ToolError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Value::String(s)) => {
+                if s.chars().count() > max_chars {
+                    return Err(ToolError::invalid(
+                        format!("argument `{name}` is longer than {max_chars} characters"),
+                        format!("Shorten `{name}`."),
+                    ));
+                }
+                Ok(Some(s.clone()))
+            }
+            Some(v) => Err(type_error(name, "a string", v)),
+        }
+    }
+
+    /// A required, non-blank string.
+    pub fn str_req(&self, name: &str, max_chars: usize) -> Result<String, ToolError> {
+        match self.str_opt(name, max_chars)? {
+            Some(s) if !s.trim().is_empty() => Ok(s),
+            Some(_) => Err(ToolError::invalid(
+                format!("argument `{name}` is empty"),
+                format!("Send a non-empty `{name}`."),
+            )),
+            None => Err(ToolError::invalid(
+                format!("argument `{name}` is required"),
+                format!("Send `{name}`."),
+            )),
+        }
+    }
+
+    /// An integer in `[min, max]`, or `default` when absent.
+    pub fn int(&self, name: &str, default: i64, min: i64, max: i64) -> Result<i64, ToolError> {
+        let v = match self.get(name) {
+            None => return Ok(default),
+            Some(Value::Number(n)) => match n.as_i64() {
+                Some(i) => i,
+                None => return Err(type_error(name, "an integer", &Value::Number(n.clone()))),
+            },
+            Some(Value::String(s)) => match s.trim().parse::<i64>() {
+                Ok(i) => i,
+                Err(_) => return Err(type_error(name, "an integer", &Value::String(s.clone()))),
+            },
+            Some(v) => return Err(type_error(name, "an integer", v)),
+        };
+        if v < min || v > max {
+            return Err(ToolError::invalid(
+                format!("argument `{name}` = {v} is outside {min}..={max}"),
+                format!("Send `{name}` between {min} and {max}."),
+            )
+            .with("argument", name)
+            .with("minimum", min)
+            .with("maximum", max));
+        }
+        Ok(v)
+    }
+
+    /// A list of strings; a REST caller may send one comma-separated string.
+    pub fn str_list(&self, name: &str) -> Result<Option<Vec<String>>, ToolError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|i| match i {
+                    Value::String(s) => Ok(s.clone()),
+                    other => Err(type_error(name, "an array of strings", other)),
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map(Some),
+            Some(Value::String(s)) => Ok(Some(s.split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect())),
+            Some(v) => Err(type_error(name, "an array of strings", v)),
+        }
+    }
+}

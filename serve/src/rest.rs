@@ -1,0 +1,157 @@
+//! REST transport: the same tools and payloads as MCP, under `/api/…`, with an OpenAPI
+//! description at `/api/openapi.json`. A refusal is the same payload with an HTTP status
+//! from its `error_code` (400, 404, 409, 503, 504, 500).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::{Map, Value, json};
+
+use crate::App;
+use crate::tools::{self, TOOLS};
+
+fn respond(answer: tools::Answer) -> Response {
+    let status = answer.error.map(|c| c.http_status()).unwrap_or(200);
+    (StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR), Json(Value::Object(answer.body)))
+        .into_response()
+}
+
+fn args_from_query(q: HashMap<String, String>) -> Map<String, Value> {
+    q.into_iter().map(|(k, v)| (k, Value::String(v))).collect()
+}
+
+async fn call_named(app: &Arc<App>, name: &str, args: Map<String, Value>) -> Response {
+    let tool = tools::find(name).expect("REST routes name registered tools");
+    respond(crate::run_tool(app, tool, args, "rest").await)
+}
+
+pub async fn list_law_books(State(app): State<Arc<App>>, Query(q): Query<HashMap<String, String>>) -> Response {
+    call_named(&app, "list_law_books", args_from_query(q)).await
+}
+
+pub async fn get_law(
+    State(app): State<Arc<App>>,
+    Path(book): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response {
+    let mut args = args_from_query(q);
+    args.insert("book".into(), Value::String(book));
+    call_named(&app, "get_law", args).await
+}
+
+pub async fn get_law_section(
+    State(app): State<Arc<App>>,
+    Path((book, section)): Path<(String, String)>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response {
+    let mut args = args_from_query(q);
+    args.insert("book".into(), Value::String(book));
+    args.insert("section".into(), Value::String(section));
+    call_named(&app, "get_law_section", args).await
+}
+
+pub async fn search_laws(State(app): State<Arc<App>>, Query(q): Query<HashMap<String, String>>) -> Response {
+    let mut args = args_from_query(q);
+    if let Some(v) = args.remove("q") {
+        args.entry("query").or_insert(v);
+    }
+    call_named(&app, "search_laws", args).await
+}
+
+pub async fn platform(State(app): State<Arc<App>>) -> Response {
+    call_named(&app, "get_platform_info", Map::new()).await
+}
+
+/// `POST /api/tools/{name}` with the arguments as a JSON object: any tool, as over MCP.
+pub async fn call_tool(State(app): State<Arc<App>>, Path(name): Path<String>, body: Bytes) -> Response {
+    let Some(tool) = tools::find(&name) else {
+        let e = crate::answer::ToolError::invalid(format!("unknown tool {name:?}"), "See /api/openapi.json for the tools.")
+            .with("tools", TOOLS.iter().map(|t| t.name).collect::<Vec<_>>());
+        return (StatusCode::NOT_FOUND, Json(Value::Object(crate::answer::with_envelope(e.payload(), None, &[]))))
+            .into_response();
+    };
+    let args = if body.is_empty() {
+        Map::new()
+    } else {
+        match serde_json::from_slice::<Value>(&body) {
+            Ok(Value::Object(m)) => m,
+            Ok(_) | Err(_) => {
+                let e = crate::answer::ToolError::invalid(
+                    "the request body must be a JSON object of arguments",
+                    "Send e.g. {\"book\": \"BGB\", \"section\": \"823\"}.",
+                );
+                return (StatusCode::BAD_REQUEST, Json(Value::Object(crate::answer::with_envelope(e.payload(), None, &[]))))
+                    .into_response();
+            }
+        }
+    };
+    respond(crate::run_tool(&app, tool, args, "rest").await)
+}
+
+fn query_params(schema: &Value, skip: &[&str]) -> Vec<Value> {
+    let required: Vec<&str> =
+        schema["required"].as_array().map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    schema["properties"]
+        .as_object()
+        .map(|props| {
+            props
+                .iter()
+                .filter(|(k, _)| !skip.contains(&k.as_str()))
+                .map(|(k, v)| {
+                    json!({
+                        "name": k,
+                        "in": "query",
+                        "required": required.contains(&k.as_str()),
+                        "description": v.get("description").cloned().unwrap_or(Value::Null),
+                        "schema": v,
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The OpenAPI 3.1 description, generated from the tool registry.
+pub async fn openapi() -> Response {
+    let ok = json!({"description": "Answer with envelope (api_version, generation).", "content": {"application/json": {"schema": {"type": "object"}}}});
+    let err = json!({"description": "Refusal: error_code, message, retryable, hint, plus the envelope.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Refusal"}}}});
+    let schema_of = |name: &str| (tools::find(name).expect("tool").schema)();
+    let path_param = |n: &str| json!({"name": n, "in": "path", "required": true, "schema": {"type": "string"}});
+    let mut paths = Map::new();
+    let mut get = |path: &str, tool: &str, mut params: Vec<Value>| {
+        let t = tools::find(tool).expect("tool");
+        params.extend(query_params(&schema_of(tool), &["book", "section"]));
+        paths.insert(
+            path.to_string(),
+            json!({"get": {"operationId": tool, "summary": t.title, "description": t.description, "parameters": params,
+                "responses": {"200": ok, "400": err, "404": err, "409": err, "503": err}}}),
+        );
+    };
+    get("/api/laws", "list_law_books", vec![]);
+    get("/api/laws/{book}", "get_law", vec![path_param("book")]);
+    get("/api/laws/{book}/sections/{section}", "get_law_section", vec![path_param("book"), path_param("section")]);
+    get("/api/search/laws", "search_laws", vec![]);
+    get("/api/platform", "get_platform_info", vec![]);
+    for t in TOOLS {
+        paths.insert(
+            format!("/api/tools/{}", t.name),
+            json!({"post": {"operationId": format!("call_{}", t.name), "summary": t.title, "description": t.description,
+                "requestBody": {"required": false, "content": {"application/json": {"schema": (t.schema)()}}},
+                "responses": {"200": ok, "400": err, "404": err, "409": err, "503": err}}}),
+        );
+    }
+    Json(json!({
+        "openapi": "3.1.0",
+        "info": {"title": "German legal data API", "version": crate::answer::API_VERSION,
+                 "description": "Read-only REST transport of the MCP tools; same payloads."},
+        "paths": paths,
+        "components": {"schemas": {"Refusal": {"type": "object", "required": ["error_code", "message", "retryable", "hint"],
+            "properties": {"error_code": {"type": "string"}, "message": {"type": "string"}, "retryable": {"type": "boolean"}, "hint": {"type": "string"}}}}},
+    }))
+    .into_response()
+}
