@@ -278,3 +278,17 @@ mod tests {
         assert_eq!(httpdate(1_743_379_200), "Mon, 31 Mar 2025 00:00:00 GMT");
     }
 }
+
+/// `sample/gii` of the repo: the embedded 20-law sample.
+pub fn sample_gii() -> PathBuf {
+    workspace_root().join("sample/gii")
+}
+
+/// A fresh data directory with a published generation of the embedded sample, built by the
+/// real binaries from a loopback mirror of it.
+pub fn sample_data_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mirror = Mirror::start(vec![sample_gii()]);
+    procs::build_statutes_generation(dir.path(), &mirror.base_url());
+    dir
+}

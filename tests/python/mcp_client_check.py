@@ -1,0 +1,172 @@
+"""Real-client check: the Python `mcp` SDK (1.x or 2.x, whichever this venv has) against a
+running `serve`. Exits non-zero with a message on the first failed expectation.
+
+    python mcp_client_check.py http://127.0.0.1:PORT/mcp
+"""
+
+import asyncio
+import json
+import sys
+from importlib.metadata import version
+
+SDK_MAJOR = int(version("mcp").split(".")[0])
+
+
+def check(cond, what):
+    if not cond:
+        print(f"FAIL: {what}", file=sys.stderr)
+        sys.exit(1)
+
+
+def fields(result):
+    """(is_error, structured) for a CallToolResult of either SDK."""
+    is_error = getattr(result, "is_error", None)
+    if is_error is None:
+        is_error = getattr(result, "isError", False)
+    sc = getattr(result, "structured_content", None)
+    if sc is None:
+        sc = getattr(result, "structuredContent", None)
+    text = result.content[0].text
+    check(json.loads(text) == sc, "content[0].text carries the same JSON as structuredContent")
+    return bool(is_error), sc
+
+
+async def scenario(call, list_tools_page, protocol_version):
+    check(protocol_version in ("2025-11-25", "2025-06-18", "2025-03-26"), f"negotiated a supported version, got {protocol_version}")
+
+    # tools/list, following cursors.
+    tools, cursor = [], None
+    while True:
+        page, cursor = await list_tools_page(cursor)
+        tools.extend(page)
+        if not cursor:
+            break
+    names = {t.name for t in tools}
+    for n in ("search_laws", "get_law_section", "get_law", "list_law_books", "get_platform_info"):
+        check(n in names, f"tools/list has {n}")
+    for t in tools:
+        check(t.title, f"{t.name} has a title")
+        ann = t.annotations
+        ro = getattr(ann, "read_only_hint", None)
+        if ro is None:
+            ro = getattr(ann, "readOnlyHint", None)
+        check(ro is True, f"{t.name} is readOnlyHint")
+
+    def envelope(sc, what):
+        check(sc.get("api_version"), f"{what}: api_version in envelope")
+        check(sc.get("generation") and sc["generation"].get("id"), f"{what}: generation id in envelope")
+
+    # § headings are searchable: Notwehr → § 32 StGB.
+    err, sc = fields(await call("search_laws", {"query": "Notwehr", "book_code": "StGB"}))
+    check(not err, "search_laws ok")
+    envelope(sc, "search_laws")
+    first = sc["results"][0]
+    check(first["label"] == "§ 32" and first["law"]["code"] == "StGB", f"Notwehr finds § 32 StGB first, got {first['label']} {first['law']['code']}")
+    check(first["heading"] == "Notwehr", "§ 32 StGB heading is Notwehr")
+    check(all(r["law"]["code"] == "StGB" for r in sc["results"]), "book filter keeps StGB only")
+
+    # Without a filter, still laws only, and Notwehr is found.
+    err, sc = fields(await call("search_laws", {"query": "Notwehr"}))
+    check(not err and any(r["label"] == "§ 32" for r in sc["results"]), "unfiltered search finds § 32")
+
+    err, sc = fields(await call("get_law_section", {"book": "BGB", "section": "§ 823"}))
+    check(not err, "get_law_section BGB § 823 ok")
+    envelope(sc, "get_law_section")
+    check(sc["section"]["label"] == "§ 823", f"exactly § 823, got {sc['section']['label']}")
+    check("Schadensersatzpflicht" in (sc["section"]["heading"] or ""), "§ 823 heading is Schadensersatzpflicht")
+    check(sc["content"].startswith("(1) Wer vorsätzlich oder fahrlässig"), "§ 823 text")
+    for spelling in ("823", "§823"):
+        err, sc2 = fields(await call("get_law_section", {"book": "BGB", "section": spelling}))
+        check(not err and sc2["section"]["label"] == "§ 823", f"{spelling!r} is § 823")
+
+    for spelling in ("Art. 20", "Art 20", "Artikel 20", "20"):
+        err, sc = fields(await call("get_law_section", {"book": "GG", "section": spelling}))
+        check(not err, f"GG {spelling} ok")
+        check("demokratischer und sozialer Bundesstaat" in sc["content"], f"Art. 20 GG text via {spelling!r}")
+
+    err, sc = fields(await call("get_law_section", {"book": "AO", "section": "§ 1"}))
+    check(not err and "Abgabenordnung" in sc["law"]["title"], "AO § 1 is in the Abgabenordnung")
+    for code, slug in (("UStG", "ustg_1980"), ("BauGB", "bbaug"), ("AsylG", "asylvfg_1992"), ("WEG", "woeigg"), ("EGBGB", "bgbeg"), ("SGB X", "sgb_10"), ("SGB 10", "sgb_10")):
+        err, sc = fields(await call("get_law", {"book": code, "include": ["meta"]}))
+        check(not err and sc["law"]["slug"] == slug, f"{code} finds {slug}")
+
+    # Snippet walk over a long section reassembles exactly the full text.
+    err, full = fields(await call("get_law_section", {"book": "AO", "section": "139b"}))
+    check(not err and len(full["content"]) > 5000, "AO § 139b is long")
+    parts, offset, steps = [], 0, 0
+    while True:
+        err, sc = fields(await call("get_law_section", {"book": "AO", "section": "139b", "offset": offset, "length": 997}))
+        check(not err, "snippet call ok")
+        snip = sc["snippet"]
+        check("content" not in sc, "snippet mode omits content")
+        check(snip["total_length"] == full["total_length"], "total_length stable")
+        parts.append(snip["text"])
+        steps += 1
+        if not snip["has_more"]:
+            check(snip["next_offset"] is None, "next_offset null at the end")
+            break
+        offset = snip["next_offset"]
+    check("".join(parts) == full["content"], "snippet walk reassembles the full text")
+    check(steps == -(-full["total_length"] // 997), "walk took ceil(total/length) calls")
+
+    # Bad arguments are isError results with the refusal fields.
+    for args, code in (
+        ({"book": "BGB", "section": "§ 99999"}, "section_not_found"),
+        ({"book": "NOSUCHLAWG", "section": "1"}, "book_not_found"),
+        ({"book": "BGB", "section": "823", "offset": -1}, "invalid_argument"),
+        ({"book": "BGB", "section": "823", "offset": 10**7, "length": 5}, "offset_out_of_range"),
+        ({"book": "BGB"}, "invalid_argument"),
+    ):
+        err, sc = fields(await call("get_law_section", args))
+        check(err, f"{args} is an error")
+        check(sc["error_code"] == code, f"{args}: error_code {code}, got {sc.get('error_code')}")
+        for k in ("message", "retryable", "hint"):
+            check(k in sc, f"{args}: refusal has {k}")
+        envelope(sc, f"refusal {code}")
+    err, sc = fields(await call("get_law_section", {"book": "BGB", "section": "§ 99999"}))
+    check("§ 1" in sc["hint"], "section miss hint shows how BGB labels its sections")
+    err, sc = fields(await call("search_laws", {"query": "Notwehr", "limit": "many"}))
+    check(err and sc["error_code"] == "invalid_argument", "limit=many refused")
+    err, sc = fields(await call("search_laws", {"query": "Notwehr", "bogus": 1}))
+    check(not err and sc.get("ignored_parameters") == ["bogus"], "undeclared argument is named in ignored_parameters")
+
+    err, sc = fields(await call("get_platform_info", {}))
+    check(not err and sc["statutes"]["laws"] >= 20, "platform info counts laws")
+    print(f"OK mcp {version('mcp')}: {len(tools)} tools, snippet walk {steps} steps")
+
+
+async def main_v1(url):
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with streamable_http_client(url) as (read, write, _):
+        async with ClientSession(read, write) as s:
+            init = await s.initialize()
+
+            async def page(cursor):
+                r = await s.list_tools(cursor=cursor) if cursor else await s.list_tools()
+                return r.tools, r.nextCursor
+
+            async def call(name, args):
+                return await s.call_tool(name, args)
+
+            await scenario(call, page, init.protocolVersion)
+
+
+async def main_v2(url):
+    from mcp import Client
+
+    async with Client(url) as c:
+        async def page(cursor):
+            r = await c.list_tools(cursor=cursor) if cursor else await c.list_tools()
+            return r.tools, getattr(r, "next_cursor", None)
+
+        async def call(name, args):
+            return await c.call_tool(name, args)
+
+        await scenario(call, page, c.protocol_version)
+
+
+if __name__ == "__main__":
+    url = sys.argv[1]
+    asyncio.run(main_v2(url) if SDK_MAJOR >= 2 else main_v1(url))
