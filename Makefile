@@ -1,0 +1,62 @@
+# Operator and developer entry points. Everything runs the real stage binaries.
+#   make demo      build, index the embedded sample (no network), serve it
+#   make reindex   all stages against the real sites (or GII_BASE_URL=<mirror>), publish
+#   make serve     serve data/CURRENT
+#   make test      the test suite (installs the Python MCP SDK venvs it needs)
+#   make bench     release build + benchmarks (figures on stdout and in bench-results/)
+
+DATA ?= data
+DEMO_DATA ?= data-demo
+ADDR ?= 127.0.0.1:8080
+GII_BASE_URL ?= https://www.gesetze-im-internet.de
+PROFILE ?= debug
+CARGO_FLAGS := $(if $(filter release,$(PROFILE)),--release,)
+BIN := target/$(PROFILE)
+
+.PHONY: build demo reindex serve gc test venv bench lint fmt clean-demo
+
+build:
+	cargo build --workspace $(CARGO_FLAGS)
+
+demo: build
+	@scripts/demo.sh "$(BIN)" "$(DEMO_DATA)" "$(ADDR)"
+
+reindex: build
+	@scripts/reindex.sh "$(BIN)" "$(DATA)" "$(GII_BASE_URL)"
+
+serve: build
+	$(BIN)/serve --data-dir "$(DATA)" --addr "$(ADDR)"
+
+gc: build
+	$(BIN)/index --data-dir "$(DATA)" gc --keep 3
+
+venv: .venv-mcp1/bin/python .venv-mcp2/bin/python
+
+.venv-mcp1/bin/python:
+	python3 -m venv .venv-mcp1 && .venv-mcp1/bin/pip install -q 'mcp==1.30.0'
+
+.venv-mcp2/bin/python:
+	python3 -m venv .venv-mcp2 && .venv-mcp2/bin/pip install -q 'mcp==2.3.0'
+
+# One build of everything, then all tests in parallel (nextest when present).
+test: venv
+	cargo build --workspace --all-targets
+	@if cargo nextest --version >/dev/null 2>&1; then \
+		cargo nextest run --workspace --no-fail-fast; \
+	else \
+		cargo test --workspace --no-fail-fast; \
+	fi
+
+bench:
+	cargo build --workspace --release
+	@scripts/bench.sh
+
+lint:
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets -- -D warnings
+
+fmt:
+	cargo fmt --all
+
+clean-demo:
+	rm -rf "$(DEMO_DATA)"

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# `make bench`: release binaries against loopback only. Prints the figures and writes them to
+# bench-results/latest.txt. Timing goals live here, never in test assertions.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=$root/target/release
+shared=${LEGAL_SHARED_DIR:-$root/../shared}
+out=$root/bench-results
+mkdir -p "$out"
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+log() { echo "$*" | tee -a "$out/latest.txt"; }
+: > "$out/latest.txt"
+log "bench $(date -u +%FT%TZ) commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown) on $(nproc) cores"
+
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+
+# --- 1. Full statute reindex from the loopback mirror ------------------------------------
+"$bin/mirror" --root "$shared/data/gii" --url-file "$work/mirror.url" >/dev/null &
+for _ in $(seq 50); do [ -s "$work/mirror.url" ] && break; sleep 0.1; done
+mirror=$(cat "$work/mirror.url")
+data=$work/data
+xml_bytes=$(awk -F'\t' 'NR > 1 { s += $7 } END { print s }' "$shared/data/gii/manifest.tsv")
+t0=$(now)
+"$bin/ingest" --data-dir "$data" --gii-base-url "$mirror" --rate 0 --concurrency 8 | tee -a "$out/latest.txt"
+t1=$(now)
+"$bin/extract" --data-dir "$data" | tee -a "$out/latest.txt"
+t2=$(now)
+"$bin/resolve" --data-dir "$data" | tee -a "$out/latest.txt"
+"$bin/index" --data-dir "$data" | tee -a "$out/latest.txt"
+t3=$(now)
+total=$(secs "$t0" "$t3")
+log "statutes full reindex: $total s wall (ingest $(secs "$t0" "$t1") s, extract $(secs "$t1" "$t2") s, resolve+index $(secs "$t2" "$t3") s); $(awk -v b="$xml_bytes" -v s="$total" 'BEGIN { printf "%.1f MB/s of XML end to end (%.1f MB)", b / 1e6 / s, b / 1e6 }') [goal: under 180 s]"
+
+# --- 2. No-change nightly run ---------------------------------------------------------
+t0=$(now)
+"$bin/ingest" --data-dir "$data" --gii-base-url "$mirror" --rate 0 --concurrency 8 >/dev/null
+"$bin/extract" --data-dir "$data" >/dev/null
+"$bin/resolve" --data-dir "$data" >/dev/null
+"$bin/index" --data-dir "$data" | tee -a "$out/latest.txt"
+log "no-change nightly run (all stages): $(secs "$t0" "$(now)") s wall [goal: under 10 s]"
+
+# --- 3. Tool latency over loopback HTTP at concurrency 8 -----------------------------
+"$bin/serve" --data-dir "$data" --addr 127.0.0.1:0 > "$work/serve.out" &
+for _ in $(seq 100); do grep -q 'listening on' "$work/serve.out" 2>/dev/null && break; sleep 0.1; done
+base=$(sed -n 's/^serve: listening on \(http[^ ]*\).*/\1/p' "$work/serve.out")
+queries=(Notwehr Kündigung Schadensersatz Mietvertrag Eigentum Umsatzsteuer Datenschutz Versammlungsfreiheit Verjährung Testament Kaufvertrag Insolvenz)
+books=(StGB BGB BGB BGB "" UStG BDSG GG BGB BGB "" InsO)
+: > "$work/search.rest"; : > "$work/search.mcp"
+for i in "${!queries[@]}"; do
+	q=${queries[$i]} b=${books[$i]}
+	echo "GET $base/api/search/laws?q=$q${b:+&book_code=$b}&limit=10" >> "$work/search.rest"
+	args="{\"query\":\"$q\"${b:+,\"book_code\":\"$b\"},\"limit\":10}"
+	echo "POST $base/mcp {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"search_laws\",\"arguments\":$args}}" >> "$work/search.mcp"
+done
+: > "$work/section.rest"; : > "$work/section.mcp"
+for bs in "BGB 823" "BGB 573" "StGB 32" "GG Art.%2020" "ZPO 286" "AO 1" "HGB 343" "SGB%20V 5" "VwGO 80" "StPO 136a" "EStG 2" "InsO 17"; do
+	set -- $bs
+	echo "GET $base/api/laws/$1/sections/$2" >> "$work/section.rest"
+	b=${1//%20/ } s=${2//%20/ }
+	echo "POST $base/mcp {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"get_law_section\",\"arguments\":{\"book\":\"$b\",\"section\":\"$s\"}}}" >> "$work/section.mcp"
+done
+for spec in search.rest search.mcp section.rest section.mcp; do
+	"$bin/loadgen" --spec "$work/$spec" --concurrency 8 --requests 200 --label warmup >/dev/null
+	"$bin/loadgen" --spec "$work/$spec" --concurrency 8 --requests 4000 --label "$spec (goal p99 < 10 ms)" | tee -a "$out/latest.txt"
+done
+log "serve RSS with one full-corpus generation: $(awk '/VmRSS/ { print $2 / 1024 " MiB" }' /proc/$(pgrep -f "$bin/serve --data-dir $data" | head -1)/status)"
+log "results in bench-results/latest.txt"

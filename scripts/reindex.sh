@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# All stages, then publish. For cron: one summary line per stage, exit 0 only when every stage
+# succeeded. An ingest that lost some documents (exit 3) or the whole source (exit 2) still
+# lets the later stages run on the last good copies, and the run then exits with that code.
+set -uo pipefail
+bin=$1 data=$2 gii=$3
+commit=$(git -C "$(dirname "$0")/.." rev-parse HEAD 2>/dev/null || true)
+export LEGAL_GIT_COMMIT=${LEGAL_GIT_COMMIT:-$commit}
+started=$(date +%s.%N)
+"$bin/ingest" --data-dir "$data" --gii-base-url "$gii"
+ingest_rc=$?
+if [ $ingest_rc -ne 0 ] && [ $ingest_rc -ne 2 ] && [ $ingest_rc -ne 3 ]; then
+	echo "reindex: ingest failed (exit $ingest_rc); nothing published" >&2
+	exit $ingest_rc
+fi
+for stage in extract resolve index; do
+	"$bin/$stage" --data-dir "$data" || { rc=$?; echo "reindex: $stage failed (exit $rc); CURRENT unchanged" >&2; exit $rc; }
+done
+awk -v a="$started" -v b="$(date +%s.%N)" -v rc="$ingest_rc" 'BEGIN { printf "reindex: done in %.1f s (ingest exit %d)\n", b - a, rc }'
+exit $ingest_rc
