@@ -110,9 +110,9 @@ fn read_markup(r: &mut Xml<'_>, buf: &mut Vec<u8>, out: &mut PlainText) -> Resul
                     continue;
                 }
                 match e.name().as_ref() {
-                    b"P" | b"LA" | b"DL" | b"table" | b"tgroup" | b"thead" | b"tbody" | b"tfoot" | b"row"
-                    | b"TOC" | b"Title" | b"Subtitle" | b"Footnotes" | b"Footnote" | b"Content" | b"Revision"
-                    | b"Ident" | b"div" | b"kommentar" => out.block_break(),
+                    b"P" | b"LA" | b"DL" | b"table" | b"tgroup" | b"thead" | b"tbody" | b"tfoot" | b"row" | b"TOC"
+                    | b"Title" | b"Subtitle" | b"Footnotes" | b"Footnote" | b"Content" | b"Revision" | b"Ident"
+                    | b"div" | b"kommentar" => out.block_break(),
                     b"pre" => {
                         pre += 1;
                         out.block_break();
@@ -143,9 +143,9 @@ fn read_markup(r: &mut Xml<'_>, buf: &mut Vec<u8>, out: &mut PlainText) -> Resul
                     continue;
                 }
                 match e.name().as_ref() {
-                    b"P" | b"LA" | b"DL" | b"table" | b"tgroup" | b"thead" | b"tbody" | b"tfoot" | b"row"
-                    | b"TOC" | b"Title" | b"Subtitle" | b"Footnotes" | b"Footnote" | b"Content" | b"Revision"
-                    | b"Ident" | b"div" | b"kommentar" => out.block_break(),
+                    b"P" | b"LA" | b"DL" | b"table" | b"tgroup" | b"thead" | b"tbody" | b"tfoot" | b"row" | b"TOC"
+                    | b"Title" | b"Subtitle" | b"Footnotes" | b"Footnote" | b"Content" | b"Revision" | b"Ident"
+                    | b"div" | b"kommentar" => out.block_break(),
                     b"pre" => {
                         pre = pre.saturating_sub(1);
                         out.block_break();
@@ -159,17 +159,11 @@ fn read_markup(r: &mut Xml<'_>, buf: &mut Vec<u8>, out: &mut PlainText) -> Resul
                     _ => {}
                 }
             }
-            Event::Text(t) => {
-                if skip_depth.is_none() {
-                    let s = unescape_text(&t);
-                    if pre > 0 { out.preformatted(&s) } else { out.text(&s) }
-                }
+            Event::Text(t) if skip_depth.is_none() => {
+                let s = unescape_text(&t);
+                if pre > 0 { out.preformatted(&s) } else { out.text(&s) }
             }
-            Event::CData(c) => {
-                if skip_depth.is_none() {
-                    out.text(&String::from_utf8_lossy(&c));
-                }
-            }
+            Event::CData(c) if skip_depth.is_none() => out.text(&String::from_utf8_lossy(&c)),
             Event::Eof => return Err(malformed(r, "unexpected end of document inside an element")),
             _ => {}
         }
@@ -260,22 +254,13 @@ fn read_norm(r: &mut Xml<'_>, buf: &mut Vec<u8>, doknr: String) -> Result<NormMe
         }
     }
     if has_glied {
-        m.gliederung = Some((
-            glied.0.unwrap_or_default(),
-            glied.1.unwrap_or_default(),
-            glied.2.unwrap_or_default(),
-        ));
+        m.gliederung = Some((glied.0.unwrap_or_default(), glied.1.unwrap_or_default(), glied.2.unwrap_or_default()));
     }
     Ok(m)
 }
 
 /// Parses gii law XML. `toc_title` is the law's title in the toc (fallback when `<langue>` is missing).
-pub fn parse_law_xml(
-    xml: &[u8],
-    slug: &str,
-    toc_title: &str,
-    zip_sha256: &str,
-) -> Result<LawBook, LawXmlError> {
+pub fn parse_law_xml(xml: &[u8], slug: &str, toc_title: &str, zip_sha256: &str) -> Result<LawBook, LawXmlError> {
     let mut r = Reader::from_reader(xml);
     r.config_mut().expand_empty_elements = true;
     let mut buf = Vec::new();
@@ -339,20 +324,9 @@ pub fn parse_law_xml(
             continue;
         }
         let breadcrumb = crumbs.iter().map(|(_, l)| l.clone()).collect();
-        sections.push(make_section(
-            n.doknr,
-            n.enbez,
-            n.titel,
-            breadcrumb,
-            n.text.unwrap_or_default(),
-            n.footnotes,
-        ));
+        sections.push(make_section(n.doknr, n.enbez, n.titel, breadcrumb, n.text.unwrap_or_default(), n.footnotes));
     }
-    let title = header
-        .langue
-        .clone()
-        .or_else(|| header.kurzue.clone())
-        .unwrap_or_else(|| toc_title.to_string());
+    let title = header.langue.clone().or_else(|| header.kurzue.clone()).unwrap_or_else(|| toc_title.to_string());
     let fundstelle = match (&header.periodikum, &header.zitstelle) {
         (Some(p), Some(z)) => Some(format!("{p} {z}")),
         (Some(p), None) => Some(p.clone()),
@@ -415,10 +389,7 @@ mod tests {
         assert_eq!(law.title, "Straf\u{ad}gesetzbuch (Test)");
         assert_eq!(law.fundstelle.as_deref(), Some("RGBl 1871, 127"));
         assert_eq!(law.builddate.as_deref(), Some("20241112214004"));
-        assert_eq!(
-            law.notes.as_deref(),
-            Some("(+++ Textnachweis Geltung ab: 1.1.1982 +++)\n(+++ zweite +++)")
-        );
+        assert_eq!(law.notes.as_deref(), Some("(+++ Textnachweis Geltung ab: 1.1.1982 +++)\n(+++ zweite +++)"));
         assert_eq!(law.sections.len(), 2);
         let s = &law.sections[0];
         assert_eq!(s.enbez.as_deref(), Some("§ 32"));

@@ -79,8 +79,8 @@ pub fn manifest_path(data_dir: &Path) -> PathBuf {
 
 pub fn read_manifest(data_dir: &Path) -> Result<StatutesManifest> {
     let p = manifest_path(data_dir);
-    let bytes = std::fs::read(&p)
-        .with_context(|| format!("no statutes extract at {} (run `extract` first)", p.display()))?;
+    let bytes =
+        std::fs::read(&p).with_context(|| format!("no statutes extract at {} (run `extract` first)", p.display()))?;
     serde_json::from_slice(&bytes).with_context(|| format!("{} is unreadable", p.display()))
 }
 
@@ -121,8 +121,12 @@ pub fn run(data_dir: &Path) -> Result<StatutesSummary> {
     bar.finish_and_clear();
 
     let mut summary = StatutesSummary { toc_items: toc.len(), ..Default::default() };
-    let mut manifest =
-        StatutesManifest { extract_version: LAW_EXTRACT_VERSION, toc_items: toc.len(), laws: Vec::new(), missing: Vec::new() };
+    let mut manifest = StatutesManifest {
+        extract_version: LAW_EXTRACT_VERSION,
+        toc_items: toc.len(),
+        laws: Vec::new(),
+        missing: Vec::new(),
+    };
     for o in outcomes {
         match o {
             Outcome::Extracted(e) => {

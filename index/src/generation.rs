@@ -124,7 +124,10 @@ impl Generation {
             let (bytes, sha) = sha256_file(&p)
                 .map_err(|e| VerifyError::MissingFile { path: f.path.clone(), reason: e.to_string() })?;
             if bytes != f.bytes {
-                return Err(VerifyError::Mismatch { path: f.path.clone(), what: format!("{bytes} bytes, manifest says {}", f.bytes) });
+                return Err(VerifyError::Mismatch {
+                    path: f.path.clone(),
+                    what: format!("{bytes} bytes, manifest says {}", f.bytes),
+                });
             }
             if sha != f.sha256 {
                 return Err(VerifyError::Mismatch { path: f.path.clone(), what: "sha256 differs".into() });
@@ -187,7 +190,8 @@ pub fn current_id(data_dir: &Path) -> Option<String> {
     (!id.is_empty() && valid_id(id)).then(|| id.to_string())
 }
 
-/// Ids are `YYYYMMDDTHHMMSSZ-<hex>`: no path separators, no dots.
+/// Ids are `YYYYMMDDTHHMMSSmmmZ-<hex>` (UTC time to the millisecond, input hash): sortable,
+/// unique, no path separators, no dots.
 pub fn valid_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
 }
@@ -270,7 +274,8 @@ fn input_hash(data_dir: &Path, statutes: &extract::statutes::StatutesManifest) -
     for l in &statutes.laws {
         h.update(format!("{} {}\n", l.slug, l.zip_sha256));
     }
-    let (_, codes_sha) = sha256_file(&resolve::book_codes_path(data_dir)).context("book codes missing (run `resolve`)")?;
+    let (_, codes_sha) =
+        sha256_file(&resolve::book_codes_path(data_dir)).context("book codes missing (run `resolve`)")?;
     h.update(codes_sha);
     Ok(hex::encode(h.finalize()))
 }
@@ -279,7 +284,7 @@ fn now_parts() -> (String, String) {
     let now = time::OffsetDateTime::now_utc();
     let rfc = now.format(&time::format_description::well_known::Rfc3339).unwrap_or_default();
     let compact = now
-        .format(time::macros::format_description!("[year][month][day]T[hour][minute][second]Z"))
+        .format(time::macros::format_description!("[year][month][day]T[hour][minute][second][subsecond digits:3]Z"))
         .unwrap_or_default();
     (rfc, compact)
 }
@@ -442,8 +447,8 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
             ins_text.execute(params![law_id, law_text])?;
             bar.inc(1);
         }
-        let mut ins_code = conn
-            .prepare("INSERT INTO book_codes (code_norm, code, law_id, tier, kind) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+        let mut ins_code =
+            conn.prepare("INSERT INTO book_codes (code_norm, code, law_id, tier, kind) VALUES (?1, ?2, ?3, ?4, ?5)")?;
         for c in &codes.codes {
             if let Some(&lid) = slug_to_id.get(c.slug.as_str()) {
                 ins_code.execute(params![c.code_norm, c.code, lid, c.tier as i64, c.kind])?;
@@ -477,7 +482,11 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     let mut sources = BTreeMap::new();
     sources.insert(
         "gii".to_string(),
-        SourceSnapshot { toc_items: statutes.toc_items as u64, records: laws_n, missing: statutes.missing.len() as u64 },
+        SourceSnapshot {
+            toc_items: statutes.toc_items as u64,
+            records: laws_n,
+            missing: statutes.missing.len() as u64,
+        },
     );
     let mut paths = Vec::new();
     list_files(&tmp, &tmp, &mut paths)?;

@@ -75,8 +75,9 @@ fn main() {
                 }
             }
         }
-        Cmd::Gc { keep } => generation::gc(&args.data_dir, keep)
-            .map(|s| format!("index gc: kept {}, removed {} ({})", s.kept.len(), s.removed.len(), s.removed.join(", "))),
+        Cmd::Gc { keep } => generation::gc(&args.data_dir, keep).map(|s| {
+            format!("index gc: kept {}, removed {} ({})", s.kept.len(), s.removed.len(), s.removed.join(", "))
+        }),
     };
     match result {
         Ok(line) => println!("{line}"),

@@ -164,8 +164,7 @@ impl Catalog {
         std::fs::create_dir_all(data_dir)
             .with_context(|| format!("cannot create data directory {}", data_dir.display()))?;
         let path = data_dir.join("catalog.sqlite");
-        let conn = Connection::open(&path)
-            .with_context(|| format!("cannot open catalog {}", path.display()))?;
+        let conn = Connection::open(&path).with_context(|| format!("cannot open catalog {}", path.display()))?;
         conn.busy_timeout(std::time::Duration::from_secs(30))?;
         conn.execute_batch(SCHEMA).context("cannot create catalog schema")?;
         Ok(Catalog { conn })
@@ -303,9 +302,8 @@ impl Catalog {
     }
 
     pub fn toc(&self, source: &str) -> Result<Vec<TocItem>> {
-        let mut stmt = self.conn.prepare(
-            "SELECT key, title, link, extra FROM toc_items WHERE source = ?1 ORDER BY position",
-        )?;
+        let mut stmt =
+            self.conn.prepare("SELECT key, title, link, extra FROM toc_items WHERE source = ?1 ORDER BY position")?;
         let rows = stmt.query_map(params![source], |r| {
             Ok(TocItem { key: r.get(0)?, title: r.get(1)?, link: r.get(2)?, extra: r.get(3)? })
         })?;

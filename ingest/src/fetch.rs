@@ -46,12 +46,20 @@ impl Validators {
 
 #[derive(Debug)]
 pub enum FetchOutcome {
-    Body { bytes: Vec<u8>, validators: Validators },
+    Body {
+        bytes: Vec<u8>,
+        validators: Validators,
+    },
     NotModified,
     /// A final HTTP error status (after retries for 5xx).
-    Status { status: u16, reason: String },
+    Status {
+        status: u16,
+        reason: String,
+    },
     /// Network-level failure after retries.
-    Failed { reason: String },
+    Failed {
+        reason: String,
+    },
 }
 
 pub struct Fetcher {
@@ -72,11 +80,7 @@ impl Fetcher {
     pub fn new(politeness: Politeness) -> anyhow::Result<Self> {
         install_crypto_provider();
         let client = reqwest::Client::builder()
-            .user_agent(concat!(
-                "legal-pipeline/",
-                env!("CARGO_PKG_VERSION"),
-                " (open German legal data pipeline)"
-            ))
+            .user_agent(concat!("legal-pipeline/", env!("CARGO_PKG_VERSION"), " (open German legal data pipeline)"))
             .timeout(politeness.timeout)
             .connect_timeout(Duration::from_secs(15))
             .build()?;

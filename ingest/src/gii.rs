@@ -20,9 +20,12 @@ pub const SOURCE: &str = "gii";
 pub const DEFAULT_BASE_URL: &str = "https://www.gesetze-im-internet.de";
 const TOC_KEY: &str = "gii-toc.xml";
 
+/// `(link, reason)` of toc items that could not be used.
+pub type RejectedItems = Vec<(String, String)>;
+
 /// Parses `gii-toc.xml` into (slug, title, link) items. Items whose link has no usable slug
 /// are returned in the second list with the reason.
-pub fn parse_toc(xml: &[u8]) -> Result<(Vec<TocItem>, Vec<(String, String)>)> {
+pub fn parse_toc(xml: &[u8]) -> Result<(Vec<TocItem>, RejectedItems)> {
     let mut reader = quick_xml::Reader::from_reader(xml);
     reader.config_mut().trim_text(false);
     let mut items = Vec::new();

@@ -66,7 +66,9 @@ fn roman_to_arabic(tok: &str) -> Option<u32> {
 /// `AO 1977` → `Some("AO")`; `SGB 9 2018` → `Some("SGB 9")`; `BGB` → `None`.
 pub fn strip_trailing_year(code: &str) -> Option<String> {
     let (head, last) = code.trim().rsplit_once(' ')?;
-    let is_year = last.len() == 4 && last.bytes().all(|b| b.is_ascii_digit()) && (last.starts_with("18") || last.starts_with("19") || last.starts_with("20"));
+    let is_year = last.len() == 4
+        && last.bytes().all(|b| b.is_ascii_digit())
+        && (last.starts_with("18") || last.starts_with("19") || last.starts_with("20"));
     (is_year && !head.trim().is_empty()).then(|| head.trim().to_string())
 }
 
@@ -133,7 +135,13 @@ pub fn build_table(laws: &[LawNames<'_>], aliases_tsv: &str) -> BookCodeTable {
         if norm.is_empty() || !seen.insert((norm.clone(), slug.to_string())) {
             return;
         }
-        codes.push(BookCode { code: code.trim().to_string(), code_norm: norm, slug: slug.to_string(), tier, kind: kind.into() });
+        codes.push(BookCode {
+            code: code.trim().to_string(),
+            code_norm: norm,
+            slug: slug.to_string(),
+            tier,
+            kind: kind.into(),
+        });
     };
     for law in laws {
         for j in law.jurabk {

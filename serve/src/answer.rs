@@ -76,12 +76,12 @@ pub struct ToolError {
     pub message: String,
     pub hint: String,
     /// Extra fields (candidates, total_length, suggestions …), merged into the payload.
-    pub details: Map<String, Value>,
+    pub details: Box<Map<String, Value>>,
 }
 
 impl ToolError {
     pub fn new(code: ErrorCode, message: impl Into<String>, hint: impl Into<String>) -> Self {
-        ToolError { code, message: message.into(), hint: hint.into(), details: Map::new() }
+        ToolError { code, message: message.into(), hint: hint.into(), details: Box::default() }
     }
 
     pub fn invalid(message: impl Into<String>, hint: impl Into<String>) -> Self {
@@ -105,7 +105,7 @@ impl ToolError {
         m.insert("message".into(), json!(self.message));
         m.insert("retryable".into(), json!(self.code.retryable()));
         m.insert("hint".into(), json!(self.hint));
-        for (k, v) in &self.details {
+        for (k, v) in self.details.iter() {
             m.insert(k.clone(), v.clone());
         }
         m

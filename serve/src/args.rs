@@ -51,14 +51,10 @@ impl<'a> Args<'a> {
     pub fn str_req(&self, name: &str, max_chars: usize) -> Result<String, ToolError> {
         match self.str_opt(name, max_chars)? {
             Some(s) if !s.trim().is_empty() => Ok(s),
-            Some(_) => Err(ToolError::invalid(
-                format!("argument `{name}` is empty"),
-                format!("Send a non-empty `{name}`."),
-            )),
-            None => Err(ToolError::invalid(
-                format!("argument `{name}` is required"),
-                format!("Send `{name}`."),
-            )),
+            Some(_) => {
+                Err(ToolError::invalid(format!("argument `{name}` is empty"), format!("Send a non-empty `{name}`.")))
+            }
+            None => Err(ToolError::invalid(format!("argument `{name}` is required"), format!("Send `{name}`."))),
         }
     }
 
@@ -100,7 +96,9 @@ impl<'a> Args<'a> {
                 })
                 .collect::<Result<Vec<_>, _>>()
                 .map(Some),
-            Some(Value::String(s)) => Ok(Some(s.split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect())),
+            Some(Value::String(s)) => {
+                Ok(Some(s.split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect()))
+            }
             Some(v) => Err(type_error(name, "an array of strings", v)),
         }
     }

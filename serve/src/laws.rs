@@ -8,12 +8,12 @@ use index::Generation;
 use resolve::book_codes::normalise_book_code;
 use rusqlite::params;
 use serde_json::{Map, Value, json};
+use tantivy::TantivyDocument;
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::{IndexRecordOption, Term, Value as _};
 use tantivy::snippet::SnippetGenerator;
 use tantivy::tokenizer::TokenStream;
-use tantivy::TantivyDocument;
 
 use crate::answer::{ErrorCode, ToolError};
 use crate::args::Args;
@@ -105,7 +105,9 @@ pub fn law_by_id(g: &Generation, id: i64) -> Result<Law, ToolError> {
 pub fn resolve_book(g: &Generation, book: &str) -> Result<Law, ToolError> {
     let norm = normalise_book_code(book);
     let hits: Vec<(i64, i64, String, String)> = g.store.with(|c| {
-        let mut st = c.prepare_cached("SELECT law_id, tier, code, kind FROM book_codes WHERE code_norm = ?1 ORDER BY tier, law_id")?;
+        let mut st = c.prepare_cached(
+            "SELECT law_id, tier, code, kind FROM book_codes WHERE code_norm = ?1 ORDER BY tier, law_id",
+        )?;
         let rows = st.query_map(params![norm], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     })?;
@@ -114,11 +116,7 @@ pub fn resolve_book(g: &Generation, book: &str) -> Result<Law, ToolError> {
         if ids.len() == 1 {
             return law_by_id(g, *ids.iter().next().expect("one id"));
         }
-        let candidates: Vec<Value> = ids
-            .iter()
-            .filter_map(|id| law_by_id(g, *id).ok())
-            .map(|l| l.summary())
-            .collect();
+        let candidates: Vec<Value> = ids.iter().filter_map(|id| law_by_id(g, *id).ok()).map(|l| l.summary()).collect();
         return Err(ToolError::new(
             ErrorCode::BookAmbiguous,
             format!("book code {book:?} names {} laws", candidates.len()),
@@ -166,13 +164,15 @@ fn suggest_codes(g: &Generation, norm: &str) -> Result<Vec<Value>, ToolError> {
         return Ok(Vec::new());
     }
     let prefix: String = norm.chars().take(3).collect();
-    let like = format!("{}%", prefix.replace('%', "").replace('_', ""));
+    let like = format!("{}%", prefix.replace(['%', '_'], ""));
     Ok(g.store.with(|c| {
         let mut st = c.prepare_cached(
             "SELECT DISTINCT l.code, l.title FROM book_codes b JOIN laws l ON l.id = b.law_id
              WHERE b.code_norm LIKE ?1 AND b.tier <= 2 ORDER BY length(b.code_norm), l.code LIMIT 8",
         )?;
-        let rows = st.query_map(params![like], |r| Ok(json!({"code": r.get::<_, String>(0)?, "title": r.get::<_, String>(1)?})))?;
+        let rows = st.query_map(params![like], |r| {
+            Ok(json!({"code": r.get::<_, String>(0)?, "title": r.get::<_, String>(1)?}))
+        })?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     })?)
 }
@@ -219,7 +219,13 @@ fn section_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Section> {
 
 pub fn section_by_id(g: &Generation, id: i64) -> Result<Section, ToolError> {
     g.store
-        .with(|c| Ok(c.query_row(&format!("SELECT {SECTION_COLS} FROM sections WHERE id = ?1"), params![id], section_from_row)?))
+        .with(|c| {
+            Ok(c.query_row(
+                &format!("SELECT {SECTION_COLS} FROM sections WHERE id = ?1"),
+                params![id],
+                section_from_row,
+            )?)
+        })
         .map_err(ToolError::from)
 }
 
@@ -468,7 +474,9 @@ pub fn list_law_books(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>
         let n = s.to_lowercase().replace(['%', '_'], "");
         params_v.push(format!("%{n}%"));
         let i = params_v.len();
-        clauses.push(format!("(lower(title) LIKE ?{i} OR lower(code) LIKE ?{i} OR lower(ifnull(short_title, '')) LIKE ?{i})"));
+        clauses.push(format!(
+            "(lower(title) LIKE ?{i} OR lower(code) LIKE ?{i} OR lower(ifnull(short_title, '')) LIKE ?{i})"
+        ));
         filters.insert("search".into(), json!(s));
     }
     let where_sql = if clauses.is_empty() { String::new() } else { format!("WHERE {}", clauses.join(" AND ")) };
@@ -535,7 +543,9 @@ fn parse_section_citation(q: &str) -> Option<(String, String)> {
         let mut i = 0;
         while i < ts.len() {
             let t = ts[i].to_lowercase();
-            if matches!(t.as_str(), "abs." | "abs" | "s." | "satz" | "nr." | "nr" | "lit." | "buchst.") && i + 1 < ts.len() {
+            if matches!(t.as_str(), "abs." | "abs" | "s." | "satz" | "nr." | "nr" | "lit." | "buchst.")
+                && i + 1 < ts.len()
+            {
                 i += 2;
                 continue;
             }
@@ -653,7 +663,8 @@ pub fn search_laws(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
             } else {
                 let frag = snip.fragment();
                 let to_chars = |b: usize| frag[..b.min(frag.len())].chars().count();
-                let h: Vec<[usize; 2]> = snip.highlighted().iter().map(|r| [to_chars(r.start), to_chars(r.end)]).collect();
+                let h: Vec<[usize; 2]> =
+                    snip.highlighted().iter().map(|r| [to_chars(r.start), to_chars(r.end)]).collect();
                 (frag.to_string(), h)
             };
             rows.push(result_row(&law, &s, Some(score), "text_match", text, highlights));
@@ -671,7 +682,11 @@ pub fn search_laws(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
     out.insert("total_matching_sections".into(), json!(total));
     out.insert(
         "total_basis".into(),
-        json!(if match_mode == "all_terms" { "law_sections_containing_every_query_word" } else { "law_sections_containing_any_query_word" }),
+        json!(if match_mode == "all_terms" {
+            "law_sections_containing_every_query_word"
+        } else {
+            "law_sections_containing_any_query_word"
+        }),
     );
     out.insert("limit".into(), json!(limit));
     out.insert("has_more".into(), json!(has_more || total > rows.len()));
@@ -680,7 +695,14 @@ pub fn search_laws(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
     Ok(out)
 }
 
-fn result_row(law: &Law, s: &Section, score: Option<f32>, matched: &str, text: String, highlights: Vec<[usize; 2]>) -> Value {
+fn result_row(
+    law: &Law,
+    s: &Section,
+    score: Option<f32>,
+    matched: &str,
+    text: String,
+    highlights: Vec<[usize; 2]>,
+) -> Value {
     json!({
         "law": law.summary(),
         "section": s.toc_key,
@@ -773,9 +795,18 @@ mod tests {
 
     #[test]
     fn section_urls_follow_gii_page_names() {
-        assert_eq!(section_url("bgb", Some("§ 823")).as_deref(), Some("https://www.gesetze-im-internet.de/bgb/__823.html"));
-        assert_eq!(section_url("gg", Some("Art 20")).as_deref(), Some("https://www.gesetze-im-internet.de/gg/art_20.html"));
-        assert_eq!(section_url("bgb", Some("§ 90a")).as_deref(), Some("https://www.gesetze-im-internet.de/bgb/__90a.html"));
+        assert_eq!(
+            section_url("bgb", Some("§ 823")).as_deref(),
+            Some("https://www.gesetze-im-internet.de/bgb/__823.html")
+        );
+        assert_eq!(
+            section_url("gg", Some("Art 20")).as_deref(),
+            Some("https://www.gesetze-im-internet.de/gg/art_20.html")
+        );
+        assert_eq!(
+            section_url("bgb", Some("§ 90a")).as_deref(),
+            Some("https://www.gesetze-im-internet.de/bgb/__90a.html")
+        );
         assert_eq!(section_url("x", Some("Anlage 1")), None);
     }
 }

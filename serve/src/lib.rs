@@ -6,7 +6,7 @@
 //! - [`tools`]: the registry both transports dispatch through;
 //! - [`mcp`] / [`rest`]: the two thin transports;
 //! - [`swap`]: the served generation and its hot swap;
-//! - [`metrics`]: `/metrics`.
+//! - [`metrics`]: the `/metrics` text.
 //!
 //! Safety rails: request body limit (413), `Origin` allow-list (403), a timeout on every tool
 //! call, bounded page sizes, a read-only store, and no panic reachable from input (tool calls
@@ -62,7 +62,12 @@ pub struct App {
 }
 
 /// Runs one tool call off the async executor, with the configured timeout.
-pub async fn run_tool(app: &Arc<App>, tool: &'static tools::Tool, arguments: Map<String, Value>, transport: &str) -> tools::Answer {
+pub async fn run_tool(
+    app: &Arc<App>,
+    tool: &'static tools::Tool,
+    arguments: Map<String, Value>,
+    transport: &str,
+) -> tools::Answer {
     let started = Instant::now();
     let generation = app.slot.get();
     let gref = generation.as_deref().map(tools::generation_ref);
@@ -104,9 +109,13 @@ async fn check_origin(State(app): State<Arc<App>>, req: Request, next: Next) -> 
         let ok = origin.to_str().map(|o| origin_allowed(o, &app.config.allowed_origins)).unwrap_or(false);
         if !ok {
             app.metrics.refuse("http", "origin_forbidden");
-            return (StatusCode::FORBIDDEN, axum::Json(json!({"error_code": "origin_forbidden",
+            return (
+                StatusCode::FORBIDDEN,
+                axum::Json(json!({"error_code": "origin_forbidden",
                 "message": "this Origin is not on the server's allow-list", "retryable": false,
-                "hint": "Start serve with --allow-origin <origin> to allow it."}))).into_response();
+                "hint": "Start serve with --allow-origin <origin> to allow it."})),
+            )
+                .into_response();
         }
     }
     let resp = next.run(req).await;
@@ -123,7 +132,10 @@ async fn healthz(State(app): State<Arc<App>>) -> Response {
 async fn readyz(State(app): State<Arc<App>>) -> Response {
     match app.slot.get() {
         Some(g) => axum::Json(json!({"status": "ready", "generation": g.id})).into_response(),
-        None => (StatusCode::SERVICE_UNAVAILABLE, axum::Json(json!({"status": "not_ready", "reason": "no generation loaded"})))
+        None => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            axum::Json(json!({"status": "not_ready", "reason": "no generation loaded"})),
+        )
             .into_response(),
     }
 }
@@ -202,7 +214,8 @@ pub async fn serve(config: Config, listener: tokio::net::TcpListener) -> anyhow:
     let shutdown = async {
         #[cfg(unix)]
         {
-            let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("SIGTERM handler");
+            let mut term =
+                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("SIGTERM handler");
             tokio::select! {
                 _ = tokio::signal::ctrl_c() => {}
                 _ = term.recv() => {}

@@ -35,7 +35,11 @@ fn main() {
     let args = Args::parse();
     let config = serve::Config {
         data_dir: args.data_dir,
-        allowed_origins: if args.allow_origin.is_empty() { serve::Config::default_origins() } else { args.allow_origin },
+        allowed_origins: if args.allow_origin.is_empty() {
+            serve::Config::default_origins()
+        } else {
+            args.allow_origin
+        },
         max_body_bytes: args.max_body_bytes,
         tool_timeout: Duration::from_millis(args.tool_timeout_ms),
         poll_interval: Duration::from_millis(args.poll_ms.max(50)),
@@ -43,7 +47,9 @@ fn main() {
     };
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
     let result = rt.block_on(async {
-        let listener = tokio::net::TcpListener::bind(&args.addr).await.map_err(|e| anyhow::anyhow!("cannot bind {}: {e}", args.addr))?;
+        let listener = tokio::net::TcpListener::bind(&args.addr)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot bind {}: {e}", args.addr))?;
         serve::serve(config, listener).await
     });
     if let Err(e) = result {

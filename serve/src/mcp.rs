@@ -93,13 +93,18 @@ pub async fn post(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) 
                     &rpc_error(
                         Value::Null,
                         INVALID_REQUEST,
-                        &format!("JSON-RPC batches are not allowed in protocol version {version}; send one message per request"),
+                        &format!(
+                            "JSON-RPC batches are not allowed in protocol version {version}; send one message per request"
+                        ),
                         None,
                     ),
                 );
             }
             if items.is_empty() {
-                return json_response(StatusCode::BAD_REQUEST, &rpc_error(Value::Null, INVALID_REQUEST, "Empty batch", None));
+                return json_response(
+                    StatusCode::BAD_REQUEST,
+                    &rpc_error(Value::Null, INVALID_REQUEST, "Empty batch", None),
+                );
             }
             let mut out = Vec::new();
             for item in items {

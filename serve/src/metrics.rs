@@ -53,7 +53,11 @@ impl Metrics {
         registry.register("generation_info", "The generation being served (value 1)", generation.clone());
         registry.register("generation_swaps", "Generations swapped in", swaps.clone());
         registry.register("generation_refusals", "Generations refused at swap time", refusals.clone());
-        registry.register("http_refusals", "Requests refused before a tool ran (413, 403, 400 …)", http_refusals.clone());
+        registry.register(
+            "http_refusals",
+            "Requests refused before a tool ran (413, 403, 400 …)",
+            http_refusals.clone(),
+        );
         Metrics { registry, requests, latency, generation, swaps, refusals, http_refusals, lock: Mutex::new(()) }
     }
 

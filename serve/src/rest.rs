@@ -70,8 +70,9 @@ pub async fn platform(State(app): State<Arc<App>>) -> Response {
 /// `POST /api/tools/{name}` with the arguments as a JSON object: any tool, as over MCP.
 pub async fn call_tool(State(app): State<Arc<App>>, Path(name): Path<String>, body: Bytes) -> Response {
     let Some(tool) = tools::find(&name) else {
-        let e = crate::answer::ToolError::invalid(format!("unknown tool {name:?}"), "See /api/openapi.json for the tools.")
-            .with("tools", TOOLS.iter().map(|t| t.name).collect::<Vec<_>>());
+        let e =
+            crate::answer::ToolError::invalid(format!("unknown tool {name:?}"), "See /api/openapi.json for the tools.")
+                .with("tools", TOOLS.iter().map(|t| t.name).collect::<Vec<_>>());
         return (StatusCode::NOT_FOUND, Json(Value::Object(crate::answer::with_envelope(e.payload(), None, &[]))))
             .into_response();
     };
@@ -85,7 +86,10 @@ pub async fn call_tool(State(app): State<Arc<App>>, Path(name): Path<String>, bo
                     "the request body must be a JSON object of arguments",
                     "Send e.g. {\"book\": \"BGB\", \"section\": \"823\"}.",
                 );
-                return (StatusCode::BAD_REQUEST, Json(Value::Object(crate::answer::with_envelope(e.payload(), None, &[]))))
+                return (
+                    StatusCode::BAD_REQUEST,
+                    Json(Value::Object(crate::answer::with_envelope(e.payload(), None, &[]))),
+                )
                     .into_response();
             }
         }

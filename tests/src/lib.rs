@@ -141,12 +141,7 @@ fn etag_of(meta: &std::fs::Metadata) -> String {
 }
 
 fn http_date(meta: &std::fs::Metadata) -> String {
-    let secs = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .unwrap_or_default()
-        .as_secs();
+    let secs = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).unwrap_or_default().as_secs();
     httpdate(secs)
 }
 
@@ -268,17 +263,6 @@ pub fn shared_dir() -> PathBuf {
     workspace_root().parent().expect("workspace has a parent").join("shared")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::httpdate;
-
-    #[test]
-    fn http_dates_are_imf_fixdate() {
-        assert_eq!(httpdate(0), "Thu, 01 Jan 1970 00:00:00 GMT");
-        assert_eq!(httpdate(1_743_379_200), "Mon, 31 Mar 2025 00:00:00 GMT");
-    }
-}
-
 /// `sample/gii` of the repo: the embedded 20-law sample.
 pub fn sample_gii() -> PathBuf {
     workspace_root().join("sample/gii")
@@ -291,4 +275,15 @@ pub fn sample_data_dir() -> tempfile::TempDir {
     let mirror = Mirror::start(vec![sample_gii()]);
     procs::build_statutes_generation(dir.path(), &mirror.base_url());
     dir
+}
+
+#[cfg(test)]
+mod tests {
+    use super::httpdate;
+
+    #[test]
+    fn http_dates_are_imf_fixdate() {
+        assert_eq!(httpdate(0), "Thu, 01 Jan 1970 00:00:00 GMT");
+        assert_eq!(httpdate(1_743_379_200), "Mon, 31 Mar 2025 00:00:00 GMT");
+    }
 }

@@ -30,12 +30,11 @@ pub fn bin(name: &str) -> PathBuf {
 
 /// Runs a stage binary to completion and returns its output.
 pub fn run_stage(name: &str, args: &[&str]) -> Output {
-    let out = Command::new(bin(name))
+    Command::new(bin(name))
         .args(args)
         .env("RUST_LOG", "warn")
         .output()
-        .unwrap_or_else(|e| panic!("cannot run {name}: {e}"));
-    out
+        .unwrap_or_else(|e| panic!("cannot run {name}: {e}"))
 }
 
 /// Runs a stage and asserts it exited 0; returns stdout.
@@ -127,10 +126,6 @@ pub fn mcp_python(major: u32) -> PathBuf {
         return PathBuf::from(p);
     }
     let p = crate::workspace_root().join(format!(".venv-mcp{major}/bin/python"));
-    assert!(
-        p.is_file(),
-        "no Python venv with mcp {major}.x at {}: run `make venv` (or set {var})",
-        p.display()
-    );
+    assert!(p.is_file(), "no Python venv with mcp {major}.x at {}: run `make venv` (or set {var})", p.display());
     p
 }

@@ -64,8 +64,12 @@ fn mcp_transport_rules_and_rest_parity() {
 
     // initialize echoes a supported version (id 0 is a real id) and offers the latest otherwise.
     for (asked, expect) in [("2025-06-18", "2025-06-18"), ("2025-03-26", "2025-03-26"), ("2024-01-01", "2025-11-25")] {
-        let r = h.mcp(&url, &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
-            "params": {"protocolVersion": asked, "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}), None);
+        let r = h.mcp(
+            &url,
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": asked, "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}),
+            None,
+        );
         assert_eq!(r.status, 200);
         let v = r.json();
         assert_eq!(v["id"], 0);
@@ -114,23 +118,45 @@ fn mcp_transport_rules_and_rest_parity() {
     assert_eq!(r.headers.get("allow").unwrap(), "POST");
     assert_eq!(h.send(h.client.delete(&url)).status, 405);
     // Origin allow-list.
-    let r = h.send(h.client.post(&url).header("origin", "http://evil.example").header("content-type", "application/json")
-        .body(json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}).to_string()));
+    let r = h.send(
+        h.client
+            .post(&url)
+            .header("origin", "http://evil.example")
+            .header("content-type", "application/json")
+            .body(json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}).to_string()),
+    );
     assert_eq!(r.status, 403);
-    let r = h.send(h.client.post(&url).header("origin", "http://localhost:6274").header("content-type", "application/json")
-        .body(json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}).to_string()));
+    let r = h.send(
+        h.client
+            .post(&url)
+            .header("origin", "http://localhost:6274")
+            .header("content-type", "application/json")
+            .body(json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}).to_string()),
+    );
     assert_eq!(r.status, 200);
     // Body over the configured limit → 413.
     let big = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "search_laws", "arguments": {"query": "x".repeat(5000)}}});
     assert_eq!(h.mcp(&url, &big, Some("2025-11-25")).status, 413);
-    assert_eq!(h.send(h.client.post(format!("{}/api/tools/search_laws", server.base_url)).body("y".repeat(5000))).status, 413);
+    assert_eq!(
+        h.send(h.client.post(format!("{}/api/tools/search_laws", server.base_url)).body("y".repeat(5000))).status,
+        413
+    );
 
     // tools/list pages with cursors; a bad cursor is -32602.
     let mut names = Vec::new();
     let mut cursor: Option<String> = None;
     loop {
-        let params = match &cursor { Some(c) => json!({"cursor": c}), None => json!({}) };
-        let v = h.mcp(&url, &json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": params}), Some("2025-11-25")).json();
+        let params = match &cursor {
+            Some(c) => json!({"cursor": c}),
+            None => json!({}),
+        };
+        let v = h
+            .mcp(
+                &url,
+                &json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": params}),
+                Some("2025-11-25"),
+            )
+            .json();
         let tools = v["result"]["tools"].as_array().unwrap().clone();
         assert!(tools.len() <= 2);
         for t in &tools {
@@ -146,7 +172,13 @@ fn mcp_transport_rules_and_rest_parity() {
         }
     }
     assert_eq!(names.len(), 5);
-    let v = h.mcp(&url, &json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": {"cursor": "garbage"}}), Some("2025-11-25")).json();
+    let v = h
+        .mcp(
+            &url,
+            &json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": {"cursor": "garbage"}}),
+            Some("2025-11-25"),
+        )
+        .json();
     assert_eq!(v["error"]["code"], -32602);
 
     // tools/call: unknown tool and malformed params are JSON-RPC errors; bad arguments are isError results.
@@ -173,7 +205,8 @@ fn mcp_transport_rules_and_rest_parity() {
     }
 
     // REST: the same payload as MCP for the same call (up to nothing: same generation).
-    let mcp_answer = h.mcp(&url, &call("get_law_section", json!({"book": "BGB", "section": "823"})), Some("2025-11-25")).json();
+    let mcp_answer =
+        h.mcp(&url, &call("get_law_section", json!({"book": "BGB", "section": "823"})), Some("2025-11-25")).json();
     let rest = h.send(h.client.get(format!("{}/api/laws/BGB/sections/823", server.base_url)));
     assert_eq!(rest.status, 200);
     assert_eq!(rest.json(), mcp_answer["result"]["structuredContent"]);
@@ -182,12 +215,16 @@ fn mcp_transport_rules_and_rest_parity() {
     let miss = h.send(h.client.get(format!("{}/api/laws/BGB/sections/99999", server.base_url)));
     assert_eq!(miss.status, 404);
     assert_eq!(miss.json()["error_code"], "section_not_found");
-    let s = h.send(h.client.get(format!("{}/api/search/laws?q=Notwehr&book_code=StGB&limit=2", server.base_url))).json();
+    let s =
+        h.send(h.client.get(format!("{}/api/search/laws?q=Notwehr&book_code=StGB&limit=2", server.base_url))).json();
     assert_eq!(s["results"][0]["label"], "§ 32");
     let bad = h.send(h.client.get(format!("{}/api/search/laws?q=Notwehr&limit=abc", server.base_url)));
     assert_eq!(bad.status, 400);
-    let posted = h.send(h.client.post(format!("{}/api/tools/get_law_section", server.base_url))
-        .body(json!({"book": "BGB", "section": "823"}).to_string()));
+    let posted = h.send(
+        h.client
+            .post(format!("{}/api/tools/get_law_section", server.base_url))
+            .body(json!({"book": "BGB", "section": "823"}).to_string()),
+    );
     assert_eq!(posted.json(), mcp_answer["result"]["structuredContent"]);
     let list = h.send(h.client.get(format!("{}/api/laws?prefix=SGB", server.base_url))).json();
     assert_eq!(list["total_matching_laws"], 2);
@@ -197,7 +234,13 @@ fn mcp_transport_rules_and_rest_parity() {
     assert!(openapi["paths"]["/api/laws/{book}/sections/{section}"]["get"].is_object());
 
     // get_law: toc keys are accepted by get_law_section; the text pages by characters.
-    let law = h.mcp(&url, &call("get_law", json!({"book": "GG", "include": ["meta", "toc", "text"], "length": 5000})), Some("2025-11-25")).json();
+    let law = h
+        .mcp(
+            &url,
+            &call("get_law", json!({"book": "GG", "include": ["meta", "toc", "text"], "length": 5000})),
+            Some("2025-11-25"),
+        )
+        .json();
     let sc = &law["result"]["structuredContent"];
     assert_eq!(sc["meta"]["source_url"], "https://www.gesetze-im-internet.de/gg/index.html");
     let entries = sc["toc"]["entries"].as_array().unwrap();

@@ -69,7 +69,8 @@ fn main() {
         let started = Instant::now();
         let mut set = tokio::task::JoinSet::new();
         for _ in 0..a.concurrency {
-            let (client, reqs, next, failures, expect) = (client.clone(), reqs.clone(), next.clone(), failures.clone(), a.expect.clone());
+            let (client, reqs, next, failures, expect) =
+                (client.clone(), reqs.clone(), next.clone(), failures.clone(), a.expect.clone());
             let total = a.requests;
             set.spawn(async move {
                 let mut lat = Vec::new();
@@ -81,18 +82,23 @@ fn main() {
                     let t = Instant::now();
                     let resp = match &reqs[i % reqs.len()] {
                         Req::Get(u) => client.get(u).send().await,
-                        Req::Post(u, b) => client
-                            .post(u)
-                            .header("content-type", "application/json")
-                            .header("accept", "application/json, text/event-stream")
-                            .header("mcp-protocol-version", "2025-11-25")
-                            .body(b.clone())
-                            .send()
-                            .await,
+                        Req::Post(u, b) => {
+                            client
+                                .post(u)
+                                .header("content-type", "application/json")
+                                .header("accept", "application/json, text/event-stream")
+                                .header("mcp-protocol-version", "2025-11-25")
+                                .body(b.clone())
+                                .send()
+                                .await
+                        }
                     };
                     let ok = match resp {
                         Ok(r) if r.status().is_success() => match r.text().await {
-                            Ok(body) => expect.as_ref().is_none_or(|e| body.contains(e.as_str())) && !body.contains("\"isError\":true"),
+                            Ok(body) => {
+                                expect.as_ref().is_none_or(|e| body.contains(e.as_str()))
+                                    && !body.contains("\"isError\":true")
+                            }
                             Err(_) => false,
                         },
                         _ => false,
@@ -113,7 +119,8 @@ fn main() {
     });
     let mut lat = lat;
     lat.sort_by(|x, y| x.partial_cmp(y).unwrap());
-    let pct = |p: f64| lat.get(((lat.len() as f64 * p).ceil() as usize).saturating_sub(1)).copied().unwrap_or(0.0) * 1000.0;
+    let pct =
+        |p: f64| lat.get(((lat.len() as f64 * p).ceil() as usize).saturating_sub(1)).copied().unwrap_or(0.0) * 1000.0;
     println!(
         "{}: {} requests at concurrency {} in {:.2} s: {:.0} req/s, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms, failures {}",
         a.label,
