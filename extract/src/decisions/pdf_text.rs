@@ -1,0 +1,246 @@
+//! PDF-derived text (`pdftotext` output): page furniture removed, line-end hyphenation undone
+//! and hard-wrapped lines reflowed into paragraphs — each only where it is recognised safely.
+//!
+//! - Page furniture: pages are split at `\f`. A bare page number (`- 2 -`, `-2-`, `2`,
+//!   `Seite 2 von 9`, `2/9`) among the first or last two lines of a page (not on page 1's top)
+//!   is removed; so is a line that recurs (digits ignored) at the top or bottom of at least
+//!   three pages and of half of them (running headers such as `VG 2 K 12.10`).
+//! - Hyphenation: `Verwal-` + `tungsgericht` → `Verwaltungsgericht` only when the hyphen
+//!   follows a letter and the next line starts with a lower-case letter that does not begin
+//!   a coordinating word (`Betriebs- und …`, `Sach- bzw. …` keep their hyphen). Upper-case
+//!   continuations (`Schleswig-` + `Holstein`) keep the hyphen and lose the line break.
+//! - Reflow: a line joins the next when it is nearly full (at least 70 % of the document's
+//!   typical line width) or when the next starts lower-case after no sentence end; never
+//!   across a blank line, a heading line, a bare number (a Randnummer) or before a line that
+//!   starts like an outline item (`1.`, `a)`, `(2)`, `-`).
+
+use std::collections::HashMap;
+
+use super::lines::heading_of;
+use super::{DocFlags, Rendered};
+use crate::plain_text::PlainText;
+
+const ZONE: usize = 2;
+
+fn is_page_number(l: &str) -> bool {
+    let t = l.trim();
+    if t.is_empty() || t.len() > 20 {
+        return false;
+    }
+    let core = t.trim_matches(|c: char| c == '-' || c == '–' || c == ' ');
+    let core = core.strip_prefix("Seite").map(str::trim).unwrap_or(core);
+    let digits_only = |s: &str| !s.is_empty() && s.len() <= 4 && s.bytes().all(|b| b.is_ascii_digit());
+    if digits_only(core) {
+        return true;
+    }
+    if let Some((a, b)) = core.split_once(" von ").or_else(|| core.split_once('/')) {
+        return digits_only(a.trim()) && digits_only(b.trim());
+    }
+    false
+}
+
+fn shape(l: &str) -> String {
+    l.split_whitespace().collect::<Vec<_>>().join(" ").chars().map(|c| if c.is_ascii_digit() { '#' } else { c }).collect()
+}
+
+fn zone_indices(lines: &[&str]) -> Vec<usize> {
+    let nonblank: Vec<usize> = (0..lines.len()).filter(|&i| !lines[i].trim().is_empty()).collect();
+    let mut z: Vec<usize> = nonblank.iter().take(ZONE).copied().collect();
+    for &i in nonblank.iter().rev().take(ZONE) {
+        if !z.contains(&i) {
+            z.push(i);
+        }
+    }
+    z
+}
+
+pub(crate) fn render(s: &str) -> Rendered {
+    let s = s.replace("\r\n", "\n");
+    let pages: Vec<Vec<&str>> = s.split('\u{c}').map(|p| p.split('\n').collect()).collect();
+    let mut flags = DocFlags { pdf_derived: true, ..Default::default() };
+
+    // Running headers/footers: shapes recurring in the zones of many pages.
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    for p in &pages {
+        let mut seen = Vec::new();
+        for i in zone_indices(p) {
+            let sh = shape(p[i]);
+            if sh.chars().count() >= 4 && !seen.contains(&sh) {
+                seen.push(sh.clone());
+                *counts.entry(sh).or_default() += 1;
+            }
+        }
+    }
+    let real_pages = pages.iter().filter(|p| p.iter().any(|l| !l.trim().is_empty())).count();
+    let recurring = |sh: &str| {
+        real_pages >= 3 && counts.get(sh).is_some_and(|&n| n >= 3 && n * 2 >= real_pages && heading_of(sh).is_none())
+    };
+
+    // Lines of all pages without furniture; `None` is a blank line (a paragraph break).
+    let mut lines: Vec<Option<&str>> = Vec::new();
+    for (pi, p) in pages.iter().enumerate() {
+        let zone = zone_indices(p);
+        let mut kept: Vec<Option<&str>> = Vec::new();
+        for (i, l) in p.iter().enumerate() {
+            let in_zone = zone.contains(&i);
+            let top_of_first = pi == 0 && zone.first() == Some(&i);
+            if in_zone && !top_of_first && (is_page_number(l) || recurring(&shape(l))) {
+                flags.page_furniture_removed += 1;
+                continue;
+            }
+            kept.push(if l.trim().is_empty() { None } else { Some(l.trim_end()) });
+        }
+        // Blank lines at a page edge are layout, not paragraph breaks.
+        while kept.first().is_some_and(Option::is_none) {
+            kept.remove(0);
+        }
+        while kept.last().is_some_and(Option::is_none) {
+            kept.pop();
+        }
+        lines.extend(kept);
+    }
+
+    let width = typical_width(lines.iter().flatten().copied());
+    let mut pt = PlainText::new();
+    let mut cur = String::new();
+    let mut prev_line: Option<&str> = None;
+    for l in &lines {
+        let Some(l) = *l else {
+            // A blank line ends the paragraph, unless a word was split across it.
+            if let Some(p) = prev_line
+                && hyphen_split(p).is_some()
+            {
+                continue;
+            }
+            flush(&mut pt, &mut cur);
+            prev_line = None;
+            continue;
+        };
+        let t = l.trim();
+        match prev_line {
+            None => {}
+            Some(p) => match join_kind(p, t, width) {
+                Join::Dehyphenate => {
+                    cur.pop();
+                    flags.dehyphenated += 1;
+                }
+                Join::KeepHyphen => {}
+                Join::Space => cur.push(' '),
+                Join::Break => flush(&mut pt, &mut cur),
+            },
+        }
+        cur.push_str(t);
+        prev_line = Some(t);
+    }
+    flush(&mut pt, &mut cur);
+    Rendered { text: pt.finish(), flags }
+}
+
+fn flush(pt: &mut PlainText, cur: &mut String) {
+    if !cur.is_empty() {
+        pt.text(cur);
+        pt.block_break();
+        cur.clear();
+    }
+}
+
+/// The width of a full line: the 80th percentile of line lengths (in characters).
+fn typical_width<'a>(lines: impl Iterator<Item = &'a str>) -> usize {
+    let mut w: Vec<usize> = lines.map(|l| l.trim().chars().count()).filter(|&n| n >= 20).collect();
+    if w.is_empty() {
+        return 80;
+    }
+    w.sort_unstable();
+    w[w.len() * 4 / 5]
+}
+
+enum Join {
+    Dehyphenate,
+    KeepHyphen,
+    Space,
+    Break,
+}
+
+/// `Verwal-` → Some('l'): the letter before a line-end hyphen.
+fn hyphen_split(p: &str) -> Option<char> {
+    let body = p.strip_suffix('-')?;
+    let c = body.chars().last()?;
+    c.is_alphabetic().then_some(c)
+}
+
+const COORDINATORS: &[&str] = &["und", "oder", "bzw", "bzw.", "sowie", "bis", "als", "wie", "noch", "u.", "o."];
+
+fn is_bare_number(s: &str) -> bool {
+    !s.is_empty() && s.len() <= 4 && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn starts_like_item(s: &str) -> bool {
+    let first = s.split_whitespace().next().unwrap_or("");
+    if matches!(first, "-" | "–" | "•" | "*") {
+        return true;
+    }
+    let core = first.trim_start_matches('(');
+    let body = core.strip_suffix('.').or_else(|| core.strip_suffix(')'));
+    match body {
+        Some(b) if !b.is_empty() && b.len() <= 4 => {
+            b.chars().all(|c| c.is_ascii_digit())
+                || b.chars().all(|c| matches!(c, 'I' | 'V' | 'X'))
+                || (b.len() <= 2 && b.chars().all(|c| c.is_ascii_lowercase()))
+        }
+        _ => false,
+    }
+}
+
+fn join_kind(prev: &str, next: &str, width: usize) -> Join {
+    let next_first = next.chars().next().unwrap_or(' ');
+    if is_bare_number(prev) || is_bare_number(next) || heading_of(prev).is_some() || heading_of(next).is_some() {
+        return Join::Break;
+    }
+    if hyphen_split(prev).is_some() {
+        let word = next.split_whitespace().next().unwrap_or("");
+        if next_first.is_lowercase() && !COORDINATORS.contains(&word.trim_end_matches([',', ';'])) {
+            return Join::Dehyphenate;
+        }
+        if next_first.is_uppercase() {
+            return Join::KeepHyphen;
+        }
+        return Join::Space;
+    }
+    if starts_like_item(next) {
+        return Join::Break;
+    }
+    let ends_sentence = prev.ends_with(['.', ':', ';', '!', '?']);
+    let full = prev.chars().count() * 10 >= width * 7;
+    if full || (next_first.is_lowercase() && !ends_sentence) {
+        Join::Space
+    } else {
+        Join::Break
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn furniture_hyphens_and_wrapping() {
+        let body = "Die Beschwerde der Klägerin gegen die Nichtzulassung der Revision\nin dem Urteil des Verwal-\ntungsgerichts wird zurückgewiesen.\nKurz.\n";
+        let mut s = String::from("VG 1 K 1/10\nBESCHLUSS\n");
+        for (p, land) in [(2, "Landes"), (3, "Amtes"), (4, "Gerichts"), (5, "Hauses")] {
+            s.push_str(&format!(
+                "\u{c}VG 1 K 1/10\n- {p} -\n\n{body}Betriebs-\nund {land}geheimnisse des Schleswig-\nHolsteinischen {land}.\n"
+            ));
+        }
+        let r = render(&s);
+        assert_eq!(r.flags.page_furniture_removed, 8);
+        assert_eq!(r.flags.dehyphenated, 4);
+        let lines: Vec<&str> = r.text.lines().collect();
+        assert_eq!(lines[0], "VG 1 K 1/10");
+        assert_eq!(
+            lines[2],
+            "Die Beschwerde der Klägerin gegen die Nichtzulassung der Revision in dem Urteil des Verwaltungsgerichts wird zurückgewiesen."
+        );
+        assert_eq!(lines[3], "Kurz.");
+        assert_eq!(lines[4], "Betriebs- und Landesgeheimnisse des Schleswig-Holsteinischen Landes.");
+    }
+}
