@@ -1,0 +1,919 @@
+//! Law citations: `§`/`Art.` groups with their structure (Abs., Satz, Nr., lit., Alt., Halbs.,
+//! f./ff.), lists and ranges, `i.V.m.` chains, the law book after (or, law-first, before) the
+//! group, spelled-out names, EU acts, bare law names, and the contract-clause look-alikes that
+//! are refused.
+//!
+//! Grammar walked from a `§`/`Art` trigger (every step a few tokens, nothing backtracks further
+//! than one member):
+//! ```text
+//! chain  := group (IVM group)*
+//! group  := ('§' | '§§' | 'Art.' | 'Artikel') member (sep member)* [book [year] [version]]
+//! member := ['§'] NUM[letter] qualifier*      qualifier := Abs. v | Satz v | Nr. v | lit. x | …
+//! sep    := ',' | 'und' | 'oder' | 'sowie' | 'bis' | '-'
+//! ```
+
+use super::scan::Kind;
+use super::vocab::{FormKind, stem};
+use super::{Connector, LawCitation, LawName, LawUnit, Normenkette, RefusalReason, RefusedLookalike, Sc};
+
+/// One member while parsing (byte offsets).
+#[derive(Default, Clone)]
+struct Member {
+    start: usize,
+    head_end: usize,
+    end: usize,
+    article: bool,
+    section: String,
+    absatz: Option<String>,
+    satz: Option<String>,
+    nr: Option<String>,
+    lit: Option<String>,
+    alt: Option<String>,
+    halbsatz: Option<String>,
+    following: Option<String>,
+    connector: Option<Connector>,
+    /// Set on the member that carries the book: (canonical, raw start, raw end, known).
+    book: Option<Book>,
+    version: Option<String>,
+}
+
+#[derive(Clone)]
+pub(crate) struct Book {
+    canonical: String,
+    start: usize,
+    end: usize,
+    known: bool,
+}
+
+/// Abbreviations and words of contracts, collective agreements and terms that look like a law
+/// book after `§` but are not statutes.
+fn contract_lookalike(w: &str) -> bool {
+    matches!(
+        w,
+        "MV" | "TV"
+            | "TVöD"
+            | "TV-L"
+            | "TV-V"
+            | "TVÜ"
+            | "BAT"
+            | "MTV"
+            | "AGB"
+            | "AVB"
+            | "ARB"
+            | "AUB"
+            | "AKB"
+            | "VVaG"
+            | "GV"
+            | "KV"
+            | "AV"
+            | "DV"
+            | "BV"
+            | "GesV"
+            | "PV"
+    ) || {
+        let s = stem(w);
+        matches!(
+            s,
+            "Mietvertrag"
+                | "Mietvertrags"
+                | "Arbeitsvertrag"
+                | "Arbeitsvertrags"
+                | "Vertrag"
+                | "Vertrags"
+                | "Tarifvertrag"
+                | "Tarifvertrags"
+                | "Gesellschaftsvertrag"
+                | "Gesellschaftsvertrags"
+                | "Kaufvertrag"
+                | "Kaufvertrags"
+                | "Satzung"
+                | "Vereinbarung"
+                | "Dienstvereinbarung"
+                | "Betriebsvereinbarung"
+                | "Geschäftsbedingung"
+                | "Versicherungsbedingung"
+                | "Manteltarifvertrag"
+                | "Manteltarifvertrags"
+        )
+    }
+}
+
+/// Court abbreviations that must never be read as a law book.
+pub(crate) fn is_court_abbrev(w: &str) -> bool {
+    matches!(
+        w,
+        "BGH"
+            | "BVerfG"
+            | "BVerwG"
+            | "BFH"
+            | "BAG"
+            | "BSG"
+            | "BPatG"
+            | "EuGH"
+            | "EuG"
+            | "EGMR"
+            | "RG"
+            | "OLG"
+            | "LG"
+            | "AG"
+            | "KG"
+            | "VG"
+            | "OVG"
+            | "VGH"
+            | "LSG"
+            | "SG"
+            | "LAG"
+            | "ArbG"
+            | "FG"
+            | "BayObLG"
+            | "BayVGH"
+            | "VerfGH"
+            | "StGH"
+            | "GmSOGB"
+    )
+}
+
+/// A word of a spelled-out law that the vocabulary lacks (`Sozialversicherungs-Rechengrößenverordnung`,
+/// `Anhörungsrügengesetzes`); `strict` excludes `…ordnung` (too many non-laws: `Rechtsordnung`).
+fn law_like_word(w: &str, strict: bool) -> bool {
+    let s = stem(w);
+    if !w.as_bytes()[0].is_ascii_uppercase() && !w.starts_with(['Ä', 'Ö', 'Ü']) {
+        return false;
+    }
+    if matches!(
+        s,
+        "Gesetz"
+            | "Gesetzbuch"
+            | "Verordnung"
+            | "Ordnung"
+            | "Bundesgesetz"
+            | "Landesgesetz"
+            | "Änderungsgesetz"
+            | "Rechtsordnung"
+            | "Grundordnung"
+            | "Geschäftsordnung"
+            | "Hausordnung"
+            | "Rechtsverordnung"
+            | "Einzelgesetz"
+            | "Fachgesetz"
+            | "Spezialgesetz"
+            | "Ausführungsgesetz"
+            | "Parlamentsgesetz"
+            | "Haushaltsgesetz"
+            | "Vertragsgesetz"
+            | "Zustimmungsgesetz"
+            | "Artikelgesetz"
+            | "Verordnungen"
+            | "Strafgesetz"
+    ) {
+        return false;
+    }
+    s.ends_with("gesetz")
+        || s.ends_with("gesetzbuch")
+        || s.ends_with("verordnung")
+        || (!strict && s.ends_with("ordnung"))
+}
+
+impl<'a> Sc<'a> {
+    /// Law-first form `HGB § 59`, `GG Art 80 Abs 1`: a book directly before `§`/`Art NUM`.
+    pub(super) fn law_first_at(&mut self, i: usize) -> Option<usize> {
+        let b = self.v.book_at(self.text, self.t, i)?;
+        if b.kind == FormKind::Title || is_court_abbrev(self.s(i)) {
+            return None;
+        }
+        let j = b.end_tok;
+        if !self.same_line(j) {
+            return None;
+        }
+        let starts_group =
+            self.kind(j) == Some(Kind::Para) || (matches!(self.s(j), "Art" | "Artikel") && self.unit_at(j).is_some());
+        if !starts_group {
+            return None;
+        }
+        let book =
+            Book { canonical: b.canonical.to_string(), start: self.start_of(i), end: self.end_before(j), known: true };
+        self.law_at(j, Some(book))
+    }
+
+    /// `§`, `§§`, `Art.`, `Artikel` at `i`: returns (article, index of the first number).
+    fn unit_at(&self, i: usize) -> Option<(bool, usize)> {
+        if self.kind(i) == Some(Kind::Para) {
+            let mut j = i + 1;
+            while self.kind(j) == Some(Kind::Para) && j < i + 3 {
+                j += 1;
+            }
+            return self.is_num(j).then_some((false, j));
+        }
+        let j = match self.s(i) {
+            "Art" | "Artt" => {
+                if self.s(i + 1) == "." && self.adj(i + 1) {
+                    i + 2
+                } else {
+                    i + 1
+                }
+            }
+            "Artikel" => i + 1,
+            _ => return None,
+        };
+        (self.is_num(j) && self.same_line(j)).then_some((true, j))
+    }
+
+    /// A chain of `§`/`Art` groups at `i` (`preset`: the book of a law-first form).
+    pub(super) fn law_at(&mut self, i: usize, preset: Option<Book>) -> Option<usize> {
+        let (article, _) = self.unit_at(i)?;
+        let mut members: Vec<Member> = Vec::new();
+        let mut refused = false;
+        let mut j = i;
+        let mut connector = Connector::None;
+        loop {
+            let before = members.len();
+            let Some(nj) = self.group(j, article, &mut members, connector) else { break };
+            j = nj;
+            if members.len() == before {
+                break;
+            }
+            // The book of this group.
+            if let Some(ref pb) = preset {
+                if let Some(last) = members.last_mut() {
+                    last.book = Some(pb.clone());
+                }
+                if let Some(m) = members.first_mut() {
+                    m.start = pb.start;
+                }
+            } else {
+                match self.book_after(j) {
+                    BookAfter::Book(book, nj) => {
+                        j = nj;
+                        let (v, nj) = self.version_at(j);
+                        j = nj;
+                        if let Some(last) = members.last_mut() {
+                            last.end = book.end.max(last.end);
+                            if let Some(v) = v {
+                                last.version = Some(v);
+                            }
+                            last.book = Some(book);
+                        }
+                    }
+                    BookAfter::Refused(end, nj) => {
+                        let start = members[before].start;
+                        self.out.refused.push(RefusedLookalike {
+                            start,
+                            end,
+                            raw: String::new(),
+                            reason: RefusalReason::ContractClause,
+                        });
+                        members.truncate(before);
+                        refused = true;
+                        j = nj;
+                        break;
+                    }
+                    BookAfter::None => {}
+                }
+            }
+            // `i.V.m.` → another group (or a qualifier of the same section) follows.
+            let Some(nj) = self.ivm_at(j) else { break };
+            if self.unit_at(nj).is_some() {
+                j = nj;
+                connector = Connector::InVerbindungMit;
+                continue;
+            }
+            if let Some(prev) = members.last().cloned()
+                && self.qualifier_kw(nj).is_some()
+            {
+                let mut m = Member {
+                    start: self.start_of(nj),
+                    head_end: self.start_of(nj),
+                    end: self.start_of(nj),
+                    article: prev.article,
+                    section: prev.section.clone(),
+                    connector: Some(Connector::InVerbindungMit),
+                    ..Default::default()
+                };
+                let after = self.qualifiers(nj, &mut m, false);
+                if after > nj {
+                    members.push(m);
+                    j = after;
+                    if let BookAfter::Book(book, nj2) = self.book_after(j) {
+                        j = nj2;
+                        if let Some(last) = members.last_mut() {
+                            last.end = book.end;
+                            last.book = Some(book);
+                        }
+                    }
+                    if let Some(nj3) = self.ivm_at(j)
+                        && self.unit_at(nj3).is_some()
+                    {
+                        j = nj3;
+                        connector = Connector::InVerbindungMit;
+                        continue;
+                    }
+                }
+            }
+            break;
+        }
+        if members.is_empty() {
+            return refused.then_some(j);
+        }
+        self.emit_chain(members);
+        Some(j)
+    }
+
+    /// One group at `i` (a `§`/`Art` and its list); pushes members, returns the index after.
+    fn group(&self, i: usize, article_chain: bool, members: &mut Vec<Member>, first_conn: Connector) -> Option<usize> {
+        let (article, mut j) = self.unit_at(i)?;
+        let _ = article_chain;
+        let plural = self.kind(i + 1) == Some(Kind::Para) || self.s(i) == "Artt";
+        let mut m = Member { start: self.start_of(i), article, connector: Some(first_conn), ..Default::default() };
+        j = self.section(j, &mut m)?;
+        j = self.qualifiers(j, &mut m, plural);
+        members.push(m);
+        // Further members of the list.
+        loop {
+            let Some((conn, k)) = self.separator(j) else { break };
+            let has_unit = self.unit_at(k);
+            let num_at = match has_unit {
+                Some((art, n)) if art == article => n,
+                Some(_) => break,
+                None if self.is_num(k) => k,
+                None => break,
+            };
+            let mut m = Member { start: self.start_of(k), article, connector: Some(conn), ..Default::default() };
+            let Some(after_sec) = self.section(num_at, &mut m) else { break };
+            let after = self.qualifiers(after_sec, &mut m, plural);
+            if has_unit.is_none() && !self.member_follow_ok(after) {
+                break;
+            }
+            members.push(m);
+            j = after;
+        }
+        Some(j)
+    }
+
+    /// After a bare-number list member: what may follow so that the number was a section.
+    fn member_follow_ok(&self, j: usize) -> bool {
+        let s = self.s(j);
+        if j >= self.t.len() {
+            return true;
+        }
+        if matches!(
+            s,
+            "," | ";" | ")" | "]" | "." | "und" | "oder" | "bis" | "sowie" | "-" | "–" | "i" | "iVm" | "in" | ":"
+        ) {
+            return true;
+        }
+        if self.kind(j) == Some(Kind::Para) || matches!(s, "Art" | "Artikel") {
+            return true;
+        }
+        !matches!(self.book_after(j), BookAfter::None)
+    }
+
+    /// The section number at `j` (`823`, `74a`, `74 a`, `1908i`); fills head/end, returns next.
+    fn section(&self, j: usize, m: &mut Member) -> Option<usize> {
+        if !self.is_num(j) || self.s(j).len() > 5 || !self.same_line(j) {
+            return None;
+        }
+        let mut sec = self.s(j).to_string();
+        let mut k = j + 1;
+        let w = self.s(k);
+        if self.is_word(k)
+            && self.adj(k)
+            && w.len() <= 2
+            && !matches!(w, "f" | "ff")
+            && w.bytes().all(|c| c.is_ascii_alphabetic())
+        {
+            sec.push_str(w);
+            k += 1;
+        } else if self.is_word(k)
+            && w.len() == 1
+            && w.as_bytes()[0].is_ascii_lowercase()
+            && w != "f"
+            && self.same_line(k)
+            && !(matches!(self.s(k + 1), "." | ")") && self.adj(k + 1))
+        {
+            // `§ 74 a HGB`: a section letter written apart.
+            sec.push_str(w);
+            k += 1;
+        }
+        m.section = sec;
+        m.head_end = self.end_before(k);
+        m.end = m.head_end;
+        Some(k)
+    }
+
+    /// A qualifier keyword at `j`: (field, index of its value).
+    fn qualifier_kw(&self, j: usize) -> Option<(u8, usize)> {
+        if !self.same_line(j) {
+            return None;
+        }
+        let w = self.s(j);
+        let dot = |k: usize| if self.s(k + 1) == "." && self.adj(k + 1) { k + 2 } else { k + 1 };
+        let (f, k) = match w {
+            "Abs" | "Absatz" | "Absätze" | "Abse" => (b'a', dot(j)),
+            "S" | "Satz" | "Sätze" | "Sätzen" => (b's', dot(j)),
+            "Nr" | "Nrn" | "Nummer" | "Nummern" | "Ziff" | "Ziffer" | "Ziffern" => (b'n', dot(j)),
+            "lit" | "Buchst" | "Buchstabe" | "Buchstaben" => (b'l', dot(j)),
+            "Alt" | "Alternative" | "Var" | "Variante" => (b't', dot(j)),
+            "Halbs" | "Halbsatz" | "Hs" | "HS" | "Halbsätze" => (b'h', dot(j)),
+            "UAbs" | "Unterabs" | "Unterabsatz" => (b'u', dot(j)),
+            _ => {
+                // Ordinal before the keyword: `2. Alt.`, `1. Halbsatz`.
+                if self.is_num(j) && self.s(j + 1) == "." && self.adj(j + 1) && self.same_line(j + 2) {
+                    let w2 = self.s(j + 2);
+                    if matches!(w2, "Alt" | "Alternative" | "Var" | "Variante") {
+                        return Some((b'T', j));
+                    }
+                    if matches!(w2, "Halbs" | "Halbsatz" | "Hs" | "HS") {
+                        return Some((b'H', j));
+                    }
+                }
+                return None;
+            }
+        };
+        // `S` and `Nr` only count before a value (`S. 123` of a page is not reached here).
+        let ok = match f {
+            b'l' => self.is_word(k) || self.is_num(k),
+            _ => self.is_num(k) && self.same_line(k),
+        };
+        ok.then_some((f, k))
+    }
+
+    /// A value at `k`: number with letter (`3a`, `3 a)`), or a letter for `lit.`; returns (text, next).
+    fn value(&self, k: usize, letter: bool) -> Option<(String, usize)> {
+        if letter && self.is_word(k) && self.s(k).len() <= 2 {
+            let mut v = self.s(k).to_string();
+            let mut n = k + 1;
+            if self.s(n) == ")" && self.adj(n) {
+                n += 1;
+            }
+            if v.chars().all(|c| c.is_ascii_lowercase()) {
+                return Some((std::mem::take(&mut v), n));
+            }
+            return None;
+        }
+        if !self.is_num(k) || self.s(k).len() > 4 {
+            return None;
+        }
+        let mut v = self.s(k).to_string();
+        let mut n = k + 1;
+        let w = self.s(n);
+        if self.is_word(n)
+            && self.adj(n)
+            && w.len() <= 2
+            && w.bytes().all(|c| c.is_ascii_lowercase())
+            && !matches!(w, "f" | "ff")
+        {
+            v.push_str(w);
+            n += 1;
+        } else if self.is_word(n)
+            && w.len() == 1
+            && w.as_bytes()[0].is_ascii_lowercase()
+            && w != "f"
+            && self.same_line(n)
+            && self.s(n + 1) == ")"
+        {
+            // `Nr. 3 a)`.
+            v.push_str(w);
+            n += 2;
+        }
+        Some((v, n))
+    }
+
+    /// The qualifiers after a section; returns the index after them (and after `f.`/`ff.`).
+    fn qualifiers(&self, mut j: usize, m: &mut Member, plural: bool) -> usize {
+        loop {
+            // `, Abs. 2` and `und Satz 2` continue the same member.
+            let mut k = j;
+            if matches!(self.s(j), "," | "und" | "sowie" | "oder") && self.qualifier_kw(j + 1).is_some() {
+                k = j + 1;
+            }
+            let Some((f, vk)) = self.qualifier_kw(k) else { break };
+            let (val, mut n) = match f {
+                b'T' | b'H' => (self.s(vk).to_string(), vk + 3),
+                _ => match self.value(vk, f == b'l') {
+                    Some(x) => x,
+                    None => break,
+                },
+            };
+            // Dotted keyword after an ordinal: `2. Alt.` → skip its dot.
+            if matches!(f, b'T' | b'H') && self.s(n) == "." && self.adj(n) {
+                n += 1;
+            }
+            // Lists and ranges of values: `Abs. 1 und 2`, `Nr. 9 und 10`, `Satz 1 bis 3`.
+            while !plural && matches!(self.s(n), "und" | "oder" | "bis" | "-" | "–" | "sowie") && self.same_line(n + 1)
+            {
+                match self.value(n + 1, f == b'l') {
+                    Some((_, nn)) if self.qualifier_kw(n + 1).is_none() => n = nn,
+                    _ => break,
+                }
+            }
+            let slot = match f {
+                b'a' => &mut m.absatz,
+                b's' => &mut m.satz,
+                b'n' => &mut m.nr,
+                b'l' => &mut m.lit,
+                b't' | b'T' => &mut m.alt,
+                b'h' | b'H' => &mut m.halbsatz,
+                _ => &mut m.absatz,
+            };
+            if slot.is_none() {
+                *slot = Some(val);
+            }
+            m.end = self.end_before(n);
+            j = n;
+        }
+        // `f.` / `ff.`
+        if self.same_line(j) {
+            let w = self.s(j);
+            if (w == "f" || w == "ff") && self.is_word(j) {
+                let n = if self.s(j + 1) == "." && self.adj(j + 1) { j + 2 } else { j + 1 };
+                m.following = Some(format!("{w}."));
+                m.end = self.end_before(n);
+                j = n;
+            }
+        }
+        j
+    }
+
+    /// A list separator at `j` and the index after it.
+    fn separator(&self, j: usize) -> Option<(Connector, usize)> {
+        if !self.same_line(j + 1) && self.s(j) != "," {
+            return None;
+        }
+        let c = match self.s(j) {
+            "," => Connector::List,
+            "und" | "oder" | "sowie" | "bzw" => Connector::And,
+            "bis" | "-" | "–" => Connector::Range,
+            _ => return None,
+        };
+        let mut k = j + 1;
+        if self.s(j) == "bzw" && self.s(k) == "." {
+            k += 1;
+        }
+        Some((c, k))
+    }
+
+    /// `i.V.m.`, `i. V. m.`, `iVm`, `in Verbindung mit` at `j`: index after.
+    fn ivm_at(&self, j: usize) -> Option<usize> {
+        if !self.same_line(j) {
+            return None;
+        }
+        match self.s(j) {
+            "iVm" | "ivm" => Some(if self.s(j + 1) == "." && self.adj(j + 1) { j + 2 } else { j + 1 }),
+            "i" if self.s(j + 1) == "." && self.s(j + 2) == "V" && self.s(j + 3) == "." && self.s(j + 4) == "m" => {
+                Some(if self.s(j + 5) == "." { j + 6 } else { j + 5 })
+            }
+            "in" if self.s(j + 1) == "Verbindung" && self.s(j + 2) == "mit" => Some(j + 3),
+            "iV" if self.s(j + 1) == "." && self.s(j + 2) == "m" => {
+                Some(if self.s(j + 3) == "." { j + 4 } else { j + 3 })
+            }
+            _ => None,
+        }
+    }
+
+    /// `a.F.`, `aF`, `a. F.`, `n.F.`, `nF` at `j` → (normalised, next).
+    fn version_at(&self, j: usize) -> (Option<String>, usize) {
+        if !self.same_line(j) {
+            return (None, j);
+        }
+        let w = self.s(j);
+        match w {
+            "aF" | "nF" => {
+                let n = if self.s(j + 1) == "." && self.adj(j + 1) { j + 2 } else { j + 1 };
+                (Some(format!("{}.F.", &w[..1])), n)
+            }
+            "a" | "n" if self.s(j + 1) == "." && self.adj(j + 1) && self.s(j + 2) == "F" => {
+                let n = if self.s(j + 3) == "." && self.adj(j + 3) { j + 4 } else { j + 3 };
+                (Some(format!("{w}.F.")), n)
+            }
+            _ => (None, j),
+        }
+    }
+
+    /// The law book after a group, at `j`.
+    fn book_after(&self, j: usize) -> BookAfter {
+        if !self.same_line(j) || j >= self.t.len() {
+            return BookAfter::None;
+        }
+        let mut k = j;
+        let article = matches!(self.s(j), "des" | "der" | "dem" | "den");
+        if article {
+            k += 1;
+            if !self.same_line(k) {
+                return BookAfter::None;
+            }
+        }
+        let w = self.s(k);
+        if !self.is_word(k) && !self.is_num(k) {
+            return BookAfter::None;
+        }
+        if self.is_word(k) && contract_lookalike(w) && !(w == "BV" && false) {
+            let end = self.end_before(k + 1);
+            return BookAfter::Refused(end, k + 1);
+        }
+        // EU acts: `VO (EG) Nr. 261/2004`, `Richtlinie 2008/50/EG` (only directly or after `der`).
+        if let Some((canon, end)) = self.eu_act(k) {
+            return BookAfter::Book(self.book(canon, k, end, true), end);
+        }
+        if self.is_num(k) {
+            return BookAfter::None;
+        }
+        if let Some(b) = self.v.book_at(self.text, self.t, k)
+            && !is_court_abbrev(w)
+        {
+            // A bare abbreviation needs no article; a title may have one.
+            if !(article && b.kind != FormKind::Title && w.len() <= 1) {
+                let mut end = b.end_tok;
+                end = self.year_after(end);
+                if b.kind == FormKind::Title {
+                    end = self.date_after_title(end);
+                }
+                return BookAfter::Book(self.book(b.canonical.to_string(), k, end, true), end);
+            }
+        }
+        // Unknown spelled-out law (`Sozialversicherungs-Rechengrößenverordnung 1996`).
+        let mut e = k;
+        while self.is_word(e) || (matches!(self.s(e), "-") && self.adj(e) && self.adj(e + 1)) {
+            e += 1;
+            if !self.adj(e) {
+                break;
+            }
+        }
+        if e > k && law_like_word(self.slice(self.start_of(k), self.end_before(e)), false) {
+            let canon = self.slice(self.start_of(k), self.end_before(e)).to_string();
+            let mut end = self.year_after(e);
+            end = self.date_after_title(end);
+            return BookAfter::Book(self.book(canon, k, end, false), end);
+        }
+        // Unknown abbreviation (Land laws, foreign codes): `BbgHG`, `SächsPersVG`, `CPP`.
+        if !article && self.abbrev_like(w) && !is_court_abbrev(w) && self.v.reporter_at(self.text, self.t, k).is_none()
+        {
+            let end = self.year_after(k + 1);
+            return BookAfter::Book(self.book(w.to_string(), k, end, false), end);
+        }
+        BookAfter::None
+    }
+
+    fn book(&self, canonical: String, k: usize, end: usize, known: bool) -> Book {
+        Book { canonical, start: self.start_of(k), end: self.end_before(end), known }
+    }
+
+    /// Looks like a law abbreviation: 2–12 chars, starts upper case, ≥ 2 capitals, and ends
+    /// the way German law abbreviations do.
+    pub(super) fn abbrev_like(&self, w: &str) -> bool {
+        let n = w.chars().count();
+        if !(2..=12).contains(&n) {
+            return false;
+        }
+        let caps = w.chars().filter(|c| c.is_uppercase()).count();
+        let first_up = w.chars().next().is_some_and(|c| c.is_uppercase());
+        first_up
+            && caps >= 2
+            && (w.ends_with('G')
+                || w.ends_with('O')
+                || w.ends_with("VO")
+                || w.ends_with('V')
+                || w.ends_with("GB")
+                || caps == n)
+    }
+
+    /// A year written after a book (`UWG 2004`, `BauNVO 1977`), not a reporter year (`2004, 12`).
+    fn year_after(&self, k: usize) -> usize {
+        let y = self.s(k);
+        if self.is_num(k)
+            && y.len() == 4
+            && (y.starts_with("19") || y.starts_with("20"))
+            && self.same_line(k)
+            && self.t[k].gap_sp
+            && !(self.s(k + 1) == "," && self.is_num(k + 2))
+        {
+            k + 1
+        } else {
+            k
+        }
+    }
+
+    /// `vom 4. Dezember 1995` after a spelled-out law name belongs to the name.
+    fn date_after_title(&self, k: usize) -> usize {
+        if self.s(k) == "vom"
+            && let Some((_, e)) = self.date_forward(k + 1)
+        {
+            return e;
+        }
+        k
+    }
+
+    /// EU act at `k` → (canonical, end token). `Richtlinie 2008/50/EG`, `RL 2004/38/EG`,
+    /// `VO (EG) Nr. 261/2004`, `Verordnung (EU) 2016/679`, bare `77/388/EWG`.
+    pub(super) fn eu_act(&self, k: usize) -> Option<(String, usize)> {
+        let w = self.s(k);
+        match w {
+            "Richtlinie" | "RL" | "Richtlinien" | "Rahmenbeschluss" => {
+                let (num, e) = self.directive_number(k + 1)?;
+                Some((format!("RL {num}"), e))
+            }
+            "Verordnung" | "VO" | "Verordnungen" => {
+                let mut j = k + 1;
+                let mut org = "";
+                if self.s(j) == "(" && matches!(self.s(j + 1), "EG" | "EU" | "EWG" | "Euratom") && self.s(j + 2) == ")"
+                {
+                    org = self.s(j + 1);
+                    j += 3;
+                }
+                if let Some(n) = self.abbr(j, "Nr", true) {
+                    j = n;
+                }
+                if self.is_num(j) && self.s(j + 1) == "/" && self.adj(j + 1) && self.is_num(j + 2) && self.adj(j + 2) {
+                    let num = format!("{}/{}", self.s(j), self.s(j + 2));
+                    let canon = if org.is_empty() { format!("VO {num}") } else { format!("VO ({org}) {num}") };
+                    return Some((canon, j + 3));
+                }
+                let (num, e) = self.directive_number(j)?;
+                Some((format!("VO {num}"), e))
+            }
+            _ => {
+                let (num, e) = self.directive_number(k)?;
+                Some((format!("RL {num}"), e))
+            }
+        }
+    }
+
+    /// `2008/50/EG` at `j` → (text, end token).
+    fn directive_number(&self, j: usize) -> Option<(String, usize)> {
+        if self.is_num(j)
+            && self.s(j + 1) == "/"
+            && self.adj(j + 1)
+            && self.is_num(j + 2)
+            && self.adj(j + 2)
+            && self.s(j + 3) == "/"
+            && self.adj(j + 3)
+            && matches!(self.s(j + 4), "EG" | "EWG" | "EU" | "EGKS" | "Euratom" | "GASP" | "JI")
+            && self.adj(j + 4)
+        {
+            let e = j + 5;
+            return Some((self.slice(self.start_of(j), self.end_before(e)).to_string(), e));
+        }
+        None
+    }
+
+    /// A bare EU act (`Richtlinie 2008/50/EG`, `77/388/EWG`) as a law name.
+    pub(super) fn eu_act_name_at(&mut self, i: usize) -> Option<usize> {
+        let (canon, e) = self.eu_act(i)?;
+        self.out.law_names.push(LawName {
+            start: self.start_of(i),
+            end: self.end_before(e),
+            raw: String::new(),
+            book: canon,
+            known: true,
+        });
+        Some(e)
+    }
+
+    /// A law named without a section: `Grundgesetzes`, `EMRK`, `SGB II`, `Atomgesetzes`.
+    pub(super) fn law_name_at(&mut self, i: usize) -> Option<usize> {
+        let w = self.s(i);
+        if is_court_abbrev(w) || contract_lookalike(w) {
+            return None;
+        }
+        let (canon, end, known) = match self.v.book_at(self.text, self.t, i) {
+            Some(b) => {
+                let ok = match b.kind {
+                    FormKind::Title => true,
+                    _ => {
+                        let n = w.chars().count();
+                        (n >= 3 || matches!(w, "GG" | "AO")) && w.chars().filter(|c| c.is_uppercase()).count() >= 2
+                    }
+                };
+                if !ok {
+                    return None;
+                }
+                (b.canonical.to_string(), b.end_tok, true)
+            }
+            None => {
+                // Compound law names the vocabulary lacks (hyphenated parts joined).
+                let mut e = i + 1;
+                while self.s(e) == "-" && self.adj(e) && self.is_word(e + 1) && self.adj(e + 1) {
+                    e += 2;
+                }
+                let name = self.slice(self.start_of(i), self.end_before(e));
+                if !law_like_word(name, true) {
+                    return None;
+                }
+                (name.to_string(), e, false)
+            }
+        };
+        let mut end = self.year_after(end);
+        let (_, e2) = self.version_at(end);
+        end = e2;
+        self.out.law_names.push(LawName {
+            start: self.start_of(i),
+            end: self.end_before(end),
+            raw: String::new(),
+            book: canon,
+            known,
+        });
+        Some(end)
+    }
+
+    /// Turns parsed members into citations and one Normenkette.
+    fn emit_chain(&mut self, members: Vec<Member>) {
+        let chain_idx = self.out.chains.len();
+        let first = self.out.laws.len();
+        // A book written on a member applies to the bookless members before it.
+        let mut book: Option<Book> = None;
+        let mut books: Vec<(Option<Book>, bool)> = vec![(None, false); members.len()];
+        for (k, m) in members.iter().enumerate().rev() {
+            if let Some(b) = &m.book {
+                book = Some(b.clone());
+                books[k] = (book.clone(), false);
+            } else {
+                books[k] = (book.clone(), book.is_some());
+            }
+        }
+        let mut canon_parts: Vec<String> = Vec::new();
+        for (m, (b, inherited)) in members.into_iter().zip(books) {
+            let unit = if m.article { LawUnit::Article } else { LawUnit::Paragraph };
+            let sign = if m.article { "Art." } else { "§" };
+            let book_c = b.as_ref().map(|b| b.canonical.clone());
+            let mut parts: Vec<String> = vec![format!("{sign} {}", m.section)];
+            for (label, v) in [
+                ("Abs.", &m.absatz),
+                ("Satz", &m.satz),
+                ("Nr.", &m.nr),
+                ("lit.", &m.lit),
+                ("Alt.", &m.alt),
+                ("Halbs.", &m.halbsatz),
+            ] {
+                if let Some(v) = v {
+                    parts.push(format!("{label} {v}"));
+                }
+            }
+            let with_book = |n: usize| {
+                let mut s = parts[..n].join(" ");
+                if let Some(bc) = &book_c {
+                    s.push(' ');
+                    s.push_str(bc);
+                }
+                s
+            };
+            let canonical = with_book(parts.len());
+            let parents: Vec<String> = (1..parts.len()).rev().map(with_book).collect();
+            canon_parts.push(canonical.clone());
+            let start = m.start;
+            let end = m.end.max(m.head_end);
+            let (book_raw, book_known) = match (&b, inherited) {
+                (Some(b), false) => (Some(self.slice(b.start, b.end).to_string()), b.known),
+                (Some(b), true) => (None, b.known),
+                _ => (None, false),
+            };
+            self.out.laws.push(LawCitation {
+                start,
+                end,
+                raw: String::new(),
+                head_end: m.head_end,
+                unit,
+                section: m.section,
+                absatz: m.absatz,
+                satz: m.satz,
+                nr: m.nr,
+                lit: m.lit,
+                alt: m.alt,
+                halbsatz: m.halbsatz,
+                following: m.following,
+                book: book_c,
+                book_raw,
+                book_inherited: inherited,
+                book_known,
+                version: m.version,
+                connector: m.connector.unwrap_or(Connector::None),
+                chain: chain_idx,
+                canonical,
+                parents,
+            });
+        }
+        let last = self.out.laws.len();
+        let start = self.out.laws[first].start;
+        let end = self.out.laws[first..last].iter().map(|l| l.end).max().unwrap_or(start);
+        let mut canonical = String::new();
+        for (k, l) in self.out.laws[first..last].iter().enumerate() {
+            if k > 0 {
+                canonical.push_str(if l.connector == Connector::InVerbindungMit { " i.V.m. " } else { ", " });
+            }
+            canonical.push_str(&l.canonical);
+        }
+        self.out.chains.push(Normenkette {
+            start,
+            end,
+            raw: String::new(),
+            members: (first..last).collect(),
+            canonical,
+        });
+    }
+}
+
+enum BookAfter {
+    None,
+    /// A book and the token after it.
+    Book(Book, usize),
+    /// A contract look-alike ending at byte `.0`, token after `.1`.
+    Refused(usize, usize),
+}

@@ -1,0 +1,400 @@
+//! Citation scanner: finds law citations (Normenketten) and case citations in German legal plain
+//! text, with structured fields, canonical tokens and offsets in Unicode code points.
+//!
+//! # API
+//!
+//! - [`extract`]`(text, vocab) -> `[`Extraction`]: everything found in one text.
+//!   - [`Extraction::laws`]: one [`LawCitation`] per cited section/article (`§§ 21, 15 Abs. 2 TzBfG`
+//!     gives two), with `unit`, `section`, `absatz`, `satz`, `nr`, `lit`, `alt`, `halbsatz`,
+//!     `following` (`f.`/`ff.`), `book` (canonical abbreviation, `AsylVfG` → `AsylG`), `version`
+//!     (`a.F.`/`n.F.`), `canonical` (`§ 823 Abs. 1 BGB`) and `parents` (`§ 823 BGB`).
+//!   - [`Extraction::chains`]: each Normenkette ([`Normenkette`]: a list and/or `i.V.m.` chain) as
+//!     one unit, naming its members.
+//!   - [`Extraction::law_names`]: laws named without a section (`des Grundgesetzes`, `EMRK`,
+//!     `Richtlinie 2008/50/EG`).
+//!   - [`Extraction::cases`]: [`CaseCitation`]s — Aktenzeichen, dated citations (court, decision
+//!     kind, ISO date, file number as fields), reporter citations (`BVerfGE 90, 22`), ECLI, EU and
+//!     ECtHR case numbers.
+//!   - [`Extraction::refused`]: [`RefusedLookalike`]s — `§ 13 MV` (a contract clause) or the `§`
+//!     inside `Buchholz 310 § 132 VwGO Nr. 129` — not taken for statutes, with the reason.
+//! - [`norm_field_tokens`]: the canonical tokens of a rii `<norm>` field
+//!   (`"§ 32 Abs 1 BVerfGG, Art 38 Abs 1 S 2 GG"`).
+//! - [`LawVocabulary::shipped`]: the vocabulary embedded in the crate (law books of the statutes
+//!   corpus + refex codes + aliases, reporters, Registerzeichen), loaded once.
+//! - [`spans`]: the benchmark conventions (refex's and LER's) as span lists.
+//!
+//! Every `start`/`end` is a code-point offset into the text, end exclusive, and
+//! `raw == text.chars().skip(start).take(end - start)`. The scanner is a single pass over tokens
+//! ([`scan`]) with short forward/backward walks from triggers; it never panics and allocates only
+//! the token vector and its results. Types are `Send + Sync`; run documents in parallel with rayon
+//! at the call site.
+
+mod case;
+mod law;
+pub mod scan;
+pub mod spans;
+mod vocab;
+
+#[cfg(test)]
+mod tests;
+
+use serde::{Deserialize, Serialize};
+
+use scan::{CharIndex, Kind, Tok, tokenize};
+pub use vocab::{FormKind, LawVocabulary};
+
+/// Whether a citation names a `§`, an article or a whole act.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LawUnit {
+    Paragraph,
+    Article,
+}
+
+/// How a member of a Normenkette is joined to the one before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Connector {
+    /// First member.
+    None,
+    /// `,` or `;` list.
+    List,
+    /// `und`, `oder`, `sowie`.
+    And,
+    /// `bis`, `-`: the range from the previous member to this one.
+    Range,
+    /// `i.V.m.`, `in Verbindung mit`.
+    InVerbindungMit,
+}
+
+/// One cited section or article.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LawCitation {
+    pub start: usize,
+    pub end: usize,
+    pub raw: String,
+    /// End of `§ N` alone (where a list head is cut in refex's convention).
+    pub head_end: usize,
+    pub unit: LawUnit,
+    /// `823`, `74a`, `1908i`.
+    pub section: String,
+    pub absatz: Option<String>,
+    pub satz: Option<String>,
+    pub nr: Option<String>,
+    pub lit: Option<String>,
+    pub alt: Option<String>,
+    pub halbsatz: Option<String>,
+    /// `f.` or `ff.`.
+    pub following: Option<String>,
+    /// The canonical abbreviation of the book (`BGB`, `SGB V`, `RL 2008/50/EG`); `None` if the
+    /// text names none (the citation then refers to a law named elsewhere).
+    pub book: Option<String>,
+    /// The book as written (`des Sozialgerichtsgesetzes`).
+    pub book_raw: Option<String>,
+    /// The book is written on a later member of the list or chain, not on this one.
+    pub book_inherited: bool,
+    /// The book is in the vocabulary (false: an unknown abbreviation or a `…gesetz` word).
+    pub book_known: bool,
+    /// `a.F.`, `n.F.` (normalised).
+    pub version: Option<String>,
+    pub connector: Connector,
+    /// Index into [`Extraction::chains`].
+    pub chain: usize,
+    /// `§ 823 Abs. 1 BGB` (the book omitted when unknown).
+    pub canonical: String,
+    /// Coarser tokens, most specific first: `§ 823 BGB`.
+    pub parents: Vec<String>,
+}
+
+/// A Normenkette: the members of one list or `i.V.m.` chain, kept as one unit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Normenkette {
+    pub start: usize,
+    pub end: usize,
+    pub raw: String,
+    /// Indices into [`Extraction::laws`].
+    pub members: Vec<usize>,
+    /// The members' canonical tokens joined with ` i.V.m. ` / `, `.
+    pub canonical: String,
+}
+
+/// A law named without a section (`des Grundgesetzes`, `EMRK`, `Richtlinie 2008/50/EG`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LawName {
+    pub start: usize,
+    pub end: usize,
+    pub raw: String,
+    pub book: String,
+    pub known: bool,
+}
+
+/// What kind of case citation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CaseKind {
+    /// An Aktenzeichen, possibly with court, decision kind and date.
+    FileNumber,
+    /// `BVerfGE 90, 22`, `NJW 2019, 1234`, `Buchholz 310 § 132 VwGO Nr. 129`.
+    Reporter,
+    Ecli,
+    /// `C-459/99`, `T-1/20`.
+    EuCase,
+    /// An application number of the ECtHR (`41723/06`), only where introduced as such.
+    EcthrApplication,
+}
+
+/// One case citation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CaseCitation {
+    pub start: usize,
+    pub end: usize,
+    pub raw: String,
+    pub kind: CaseKind,
+    pub court: Option<String>,
+    /// `[start, end)` of the court name, if written.
+    pub court_span: Option<(usize, usize)>,
+    /// `Urteil`, `Beschluss`, … as written.
+    pub decision_kind: Option<String>,
+    /// ISO `YYYY-MM-DD`.
+    pub date: Option<String>,
+    pub file_number: Option<String>,
+    pub file_number_span: Option<(usize, usize)>,
+    /// The Registerzeichen of the file number (`ZR`, `BvR`, `KR`).
+    pub register: Option<String>,
+    pub reporter: Option<String>,
+    pub volume: Option<String>,
+    pub page: Option<String>,
+    pub pinpoint: Option<String>,
+    pub ecli: Option<String>,
+    /// `BGH VIII ZR 231/07`, `BVerfGE 90, 22`, `ECLI:DE:BGH:2009:…`.
+    pub canonical: String,
+}
+
+/// Why something that looks like a statute citation was not taken for one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefusalReason {
+    /// `§ 13 MV`, `§ 5 TV`, `Nr. 3 AGB`, `§ 4 des Arbeitsvertrags`: a clause of a contract,
+    /// collective agreement or terms and conditions.
+    ContractClause,
+    /// `Buchholz 310 § 132 VwGO Nr. 129`, `SozR 3-2500 § 240 Nr 6`: part of a reporter citation.
+    InsideReporter,
+}
+
+/// A statute look-alike that was refused (for an advisory by a later checker).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefusedLookalike {
+    pub start: usize,
+    pub end: usize,
+    pub raw: String,
+    pub reason: RefusalReason,
+}
+
+/// Everything found in one text.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Extraction {
+    pub laws: Vec<LawCitation>,
+    pub chains: Vec<Normenkette>,
+    pub law_names: Vec<LawName>,
+    pub cases: Vec<CaseCitation>,
+    pub refused: Vec<RefusedLookalike>,
+}
+
+/// Scans `text` for law and case citations. Never panics.
+pub fn extract(text: &str, vocab: &LawVocabulary) -> Extraction {
+    let mut toks = Vec::with_capacity(text.len() / 5 + 8);
+    tokenize(text, &mut toks);
+    let mut sc = Sc { text, t: &toks, v: vocab, out: Extraction::default(), done: 0 };
+    sc.run();
+    let mut out = sc.out;
+    to_code_points(text, &mut out);
+    out
+}
+
+/// The canonical tokens of a rii `<norm>` field (`"§ 32 Abs 1 BVerfGG, Art 38 Abs 1 S 2 GG"`):
+/// each cited member's canonical token, in order, without duplicates. Parts naming no book
+/// (`§ 5`) inherit the book of a later part, as in running text.
+pub fn norm_field_tokens(field: &str, vocab: &LawVocabulary) -> Vec<String> {
+    let ex = extract(field, vocab);
+    let mut out: Vec<String> = Vec::new();
+    for l in &ex.laws {
+        if l.book.is_some() && !out.contains(&l.canonical) {
+            out.push(l.canonical.clone());
+        }
+    }
+    out
+}
+
+/// The scanner state over one text's tokens. Offsets are byte offsets until [`to_code_points`].
+pub(crate) struct Sc<'a> {
+    pub text: &'a str,
+    pub t: &'a [Tok],
+    pub v: &'a LawVocabulary,
+    pub out: Extraction,
+    /// Tokens before this index belong to an earlier citation (backward walks stop here).
+    pub done: usize,
+}
+
+impl<'a> Sc<'a> {
+    fn run(&mut self) {
+        let n = self.t.len();
+        let mut i = 0;
+        while i < n {
+            let next = match self.t[i].kind {
+                Kind::Para => self.law_at(i, None),
+                Kind::Word => self.word_at(i),
+                Kind::Num => self.num_at(i),
+                Kind::Punct => None,
+            };
+            match next {
+                Some(j) if j > i => {
+                    self.done = j;
+                    i = j;
+                }
+                _ => i += 1,
+            }
+        }
+    }
+
+    fn word_at(&mut self, i: usize) -> Option<usize> {
+        let w = self.s(i);
+        let first = w.as_bytes()[0];
+        match w {
+            "Art" | "Artikel" | "Artt" => {
+                if let Some(j) = self.law_at(i, None) {
+                    return Some(j);
+                }
+            }
+            "ECLI" => return self.ecli_at(i),
+            _ => {}
+        }
+        if let Some(j) = self.reporter_case_at(i) {
+            return Some(j);
+        }
+        if let Some(j) = self.eu_case_at(i) {
+            return Some(j);
+        }
+        if let Some(j) = self.file_number_at(i) {
+            return Some(j);
+        }
+        if first.is_ascii_uppercase() || first >= 0xC3 {
+            if let Some(j) = self.law_first_at(i) {
+                return Some(j);
+            }
+            if let Some(j) = self.eu_act_name_at(i) {
+                return Some(j);
+            }
+            return self.law_name_at(i);
+        }
+        None
+    }
+
+    fn num_at(&mut self, i: usize) -> Option<usize> {
+        if let Some(j) = self.file_number_at(i) {
+            return Some(j);
+        }
+        self.eu_act_name_at(i)
+    }
+
+    // ---- token helpers -------------------------------------------------------------------
+
+    /// Text of token `i` ("" past the end).
+    pub fn s(&self, i: usize) -> &'a str {
+        match self.t.get(i) {
+            Some(t) => &self.text[t.start as usize..t.end as usize],
+            None => "",
+        }
+    }
+    pub fn kind(&self, i: usize) -> Option<Kind> {
+        self.t.get(i).map(|t| t.kind)
+    }
+    pub fn is_num(&self, i: usize) -> bool {
+        self.kind(i) == Some(Kind::Num)
+    }
+    pub fn is_word(&self, i: usize) -> bool {
+        self.kind(i) == Some(Kind::Word)
+    }
+    /// Token `i` follows token `i-1` with no space.
+    pub fn adj(&self, i: usize) -> bool {
+        self.t.get(i).is_some_and(|t| !t.gap_sp)
+    }
+    /// Token `i` is on the same line as token `i-1`.
+    pub fn same_line(&self, i: usize) -> bool {
+        self.t.get(i).is_some_and(|t| !t.gap_nl)
+    }
+    pub fn start_of(&self, i: usize) -> usize {
+        self.t.get(i).map_or(self.text.len(), |t| t.start as usize)
+    }
+    /// End byte of token `i - 1` (the end of a span whose last token is `i - 1`).
+    pub fn end_before(&self, i: usize) -> usize {
+        if i == 0 { 0 } else { self.t.get(i - 1).map_or(self.text.len(), |t| t.end as usize) }
+    }
+    pub fn slice(&self, a: usize, b: usize) -> &'a str {
+        self.text.get(a..b).unwrap_or("")
+    }
+    /// Token `i` is `w` followed by an adjacent `.` (or just `w` when `dot_optional`); returns
+    /// the index after.
+    pub fn abbr(&self, i: usize, w: &str, dot_optional: bool) -> Option<usize> {
+        if self.s(i) != w || !self.is_word(i) {
+            return None;
+        }
+        if self.s(i + 1) == "." && self.adj(i + 1) {
+            Some(i + 2)
+        } else if dot_optional {
+            Some(i + 1)
+        } else {
+            None
+        }
+    }
+}
+
+/// Converts every byte offset in `out` to a code-point offset and fills `raw`.
+fn to_code_points(text: &str, out: &mut Extraction) {
+    // Offsets are not monotone across the vectors, so each vector gets its own forward index.
+    fn conv(ix: &mut CharIndex<'_>, b: usize) -> usize {
+        ix.char_of(b)
+    }
+    let raw = |a: usize, b: usize| text.get(a..b).unwrap_or("").to_string();
+    let mut ix = CharIndex::new(text);
+    for l in &mut out.laws {
+        l.raw = raw(l.start, l.end);
+        let (s, h, e) = (l.start, l.head_end, l.end);
+        l.start = conv(&mut ix, s);
+        l.head_end = conv(&mut ix, h);
+        l.end = conv(&mut ix, e);
+    }
+    let mut ix = CharIndex::new(text);
+    for c in &mut out.chains {
+        c.raw = raw(c.start, c.end);
+        let (s, e) = (c.start, c.end);
+        c.start = conv(&mut ix, s);
+        c.end = conv(&mut ix, e);
+    }
+    let mut ix = CharIndex::new(text);
+    for c in &mut out.law_names {
+        c.raw = raw(c.start, c.end);
+        let (s, e) = (c.start, c.end);
+        c.start = conv(&mut ix, s);
+        c.end = conv(&mut ix, e);
+    }
+    let mut ix = CharIndex::new(text);
+    for c in &mut out.cases {
+        c.raw = raw(c.start, c.end);
+        let (s, e) = (c.start, c.end);
+        c.start = conv(&mut ix, s);
+        if let Some((a, b)) = c.court_span {
+            c.court_span = Some((conv(&mut ix, a), conv(&mut ix, b)));
+        }
+        if let Some((a, b)) = c.file_number_span {
+            c.file_number_span = Some((conv(&mut ix, a), conv(&mut ix, b)));
+        }
+        c.end = conv(&mut ix, e);
+    }
+    let mut ix = CharIndex::new(text);
+    for c in &mut out.refused {
+        c.raw = raw(c.start, c.end);
+        let (s, e) = (c.start, c.end);
+        c.start = conv(&mut ix, s);
+        c.end = conv(&mut ix, e);
+    }
+}

@@ -1,0 +1,154 @@
+//! The tokenizer under the citation scanner: one linear pass over the bytes of a text that
+//! yields words, numbers, `§` signs and single punctuation characters with their byte ranges.
+//!
+//! Why tokens and not a regex: every citation rule below is a short walk over a few tokens
+//! from a trigger (`§`, `Art.`, a court, a register code), so the whole document is read once
+//! and nothing backtracks. Whitespace is not a token; [`Tok::gap_nl`] records whether a
+//! newline separates a token from the previous one, which is where citations may not run on.
+
+/// What a token is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Letters (any alphabetic char); may contain digits after the first letter (`BVerfGE`, `SGB5`).
+    Word,
+    /// ASCII digits only (`823`, `2019`); a letter directly after is a separate, adjacent token.
+    Num,
+    /// `§` (one sign; `§§` is two adjacent tokens).
+    Para,
+    /// Any other single non-space character (`.`, `,`, `/`, `-`, `(`, `–`, emoji …).
+    Punct,
+}
+
+/// One token: byte range into the text.
+#[derive(Clone, Copy, Debug)]
+pub struct Tok {
+    pub start: u32,
+    pub end: u32,
+    pub kind: Kind,
+    /// A newline lies between the previous token and this one.
+    pub gap_nl: bool,
+    /// Any whitespace lies between the previous token and this one.
+    pub gap_sp: bool,
+}
+
+/// Tokenizes `text` into `out` (cleared first; reuse the vector across documents).
+pub fn tokenize(text: &str, out: &mut Vec<Tok>) {
+    out.clear();
+    let b = text.as_bytes();
+    let n = b.len();
+    let mut i = 0usize;
+    let mut gap_nl = false;
+    let mut gap_sp = false;
+    // Offsets are stored as u32; a text over 4 GiB is cut off rather than mis-indexed.
+    let n = n.min(u32::MAX as usize);
+    while i < n {
+        let c = b[i];
+        if c < 0x80 {
+            if c == b' ' || c == b'\t' || c == b'\r' || c == b'\x0c' || c == b'\x0b' {
+                gap_sp = true;
+                i += 1;
+                continue;
+            }
+            if c == b'\n' {
+                gap_sp = true;
+                gap_nl = true;
+                i += 1;
+                continue;
+            }
+            let start = i;
+            let kind = if c.is_ascii_digit() {
+                while i < n && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+                Kind::Num
+            } else if c.is_ascii_alphabetic() {
+                i = word_end(text, i);
+                Kind::Word
+            } else {
+                i += 1;
+                Kind::Punct
+            };
+            out.push(Tok { start: start as u32, end: i as u32, kind, gap_nl, gap_sp });
+            gap_nl = false;
+            gap_sp = false;
+            continue;
+        }
+        // Non-ASCII: decode one char (text is valid UTF-8, so `i` is on a char boundary).
+        let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
+        let len = ch.len_utf8();
+        if ch == '\u{a0}' || ch == '\u{2009}' || ch == '\u{202f}' || ch == '\u{2028}' || ch.is_whitespace() {
+            gap_sp = true;
+            if ch == '\u{2028}' || ch == '\u{2029}' || ch == '\u{85}' {
+                gap_nl = true;
+            }
+            i += len;
+            continue;
+        }
+        let start = i;
+        let kind = if ch == '§' {
+            i += len;
+            Kind::Para
+        } else if ch.is_alphabetic() {
+            i = word_end(text, i);
+            Kind::Word
+        } else {
+            i += len;
+            Kind::Punct
+        };
+        out.push(Tok { start: start as u32, end: i as u32, kind, gap_nl, gap_sp });
+        gap_nl = false;
+        gap_sp = false;
+    }
+}
+
+/// End of a word starting at `i`: letters, combining marks and digits after the first letter.
+fn word_end(text: &str, mut i: usize) -> usize {
+    let b = text.as_bytes();
+    let n = b.len();
+    while i < n {
+        let c = b[i];
+        if c < 0x80 {
+            if c.is_ascii_alphanumeric() {
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        let ch = text[i..].chars().next().unwrap_or(' ');
+        // Combining marks (U+0300–U+036F) stay in the word so `ü` written as `u`+U+0308 is one word.
+        if ch.is_alphabetic() || ('\u{300}'..='\u{36f}').contains(&ch) {
+            i += ch.len_utf8();
+        } else {
+            break;
+        }
+    }
+    i
+}
+
+/// Maps byte offsets to code-point offsets; built once per text, monotone queries are O(1)
+/// amortised because it walks forward from the last answer.
+pub struct CharIndex<'a> {
+    text: &'a [u8],
+    last_byte: usize,
+    last_char: usize,
+}
+
+impl<'a> CharIndex<'a> {
+    pub fn new(text: &'a str) -> Self {
+        CharIndex { text: text.as_bytes(), last_byte: 0, last_char: 0 }
+    }
+
+    /// Code-point offset of byte offset `byte` (must be a char boundary).
+    pub fn char_of(&mut self, byte: usize) -> usize {
+        let byte = byte.min(self.text.len());
+        if byte < self.last_byte {
+            self.last_byte = 0;
+            self.last_char = 0;
+        }
+        // Count bytes that start a char (not UTF-8 continuation bytes 10xxxxxx).
+        let n = self.text[self.last_byte..byte].iter().filter(|&&c| (c as i8) >= -0x40).count();
+        self.last_char += n;
+        self.last_byte = byte;
+        self.last_char
+    }
+}
