@@ -5,12 +5,14 @@
 //! - [`law`]: law records ([`law::LawBook`], [`law::LawSection`]) and section keys.
 //! - [`gii_xml`]: the gesetze-im-internet.de XML parser.
 //! - [`statutes`]: the stage run over every law of the current toc.
+//! - [`citations`]: the citation scanner (law and case citations in plain text, canonical tokens).
 //! - [`decisions`]: court decisions (dump records, rii XML) → normalised text, sections, Randnummern.
 //!
 //! Invariant: outputs are keyed by the content hash of their input and the extractor version,
 //! so an unchanged document is never re-extracted, and a run killed midway leaves only whole
 //! files (temp file + rename); `current.json` is written last and is the done-marker.
 
+pub mod citations;
 pub mod decisions;
 pub mod gii_xml;
 pub mod law;
