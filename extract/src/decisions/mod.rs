@@ -238,17 +238,28 @@ pub fn normalise_oldp(rec: &OldpRecord) -> Result<DecisionDoc, DecisionError> {
     if content.len() > MAX_CONTENT_BYTES {
         return Err(DecisionError::ContentTooLarge { bytes: content.len(), limit: MAX_CONTENT_BYTES });
     }
-    check_not_binary(content)?;
     let hint = rec.content_format.as_deref().unwrap_or("").to_ascii_lowercase();
     let pdf_hint = hint.contains("pdf") || rec.quirks.iter().any(|q| q.starts_with("pdf_"));
+    // A PDF whose text layer is garbage (a broken font encoding) is still a decision with
+    // metadata: it gets an empty text and a reason, like a scan. Other binary content is refused.
+    let binary = match check_not_binary(content) {
+        Err(e) if !pdf_hint => return Err(e),
+        r => r.is_err(),
+    };
 
     let mut extra = meta::Extra::default();
-    let (format, rendered) = if content.trim().is_empty() {
-        let reason = if pdf_hint { "scanned_pdf_without_text_layer" } else { "no_content" };
+    // Content without a single letter or digit (a scan's `\f` page breaks) counts as empty.
+    let (format, rendered) = if binary || !content.chars().any(char::is_alphanumeric) {
+        let has_text = content.chars().any(char::is_alphanumeric);
+        let reason = match (pdf_hint, binary && has_text) {
+            (true, true) => "pdf_text_layer_unreadable",
+            (true, false) => "scanned_pdf_without_text_layer",
+            (false, _) => "no_content",
+        };
         let flags = DocFlags {
             pdf_derived: pdf_hint,
             text_empty_reason: Some(reason.to_string()),
-            ocr_note: pdf_hint.then(|| "PDF has no text layer; no OCR was run".to_string()),
+            ocr_note: pdf_hint.then(|| "PDF text layer missing or unreadable; no OCR was run".to_string()),
             ..Default::default()
         };
         ("empty", Rendered { text: String::new(), flags })
@@ -256,6 +267,10 @@ pub fn normalise_oldp(rec: &OldpRecord) -> Result<DecisionDoc, DecisionError> {
         sniff_and_render(content, &hint, pdf_hint, &mut extra)?
     };
     let mut doc = lines::finish(rendered);
+    if doc.text.is_empty() && doc.flags.text_empty_reason.is_none() {
+        // Markup without any text (a portal page whose container held only a comment).
+        doc.flags.text_empty_reason = Some("no_text_in_content".into());
+    }
     doc.meta = meta::from_oldp(rec, &doc.text, format, extra);
     Ok(doc)
 }

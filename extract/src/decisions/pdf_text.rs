@@ -22,16 +22,24 @@ use crate::plain_text::PlainText;
 
 const ZONE: usize = 2;
 
-fn is_page_number(l: &str) -> bool {
+/// A page number line. A bare number (`3`, no dashes) is only taken when it is the page's own
+/// index (± 1, for a cover page) and the page has no other page number: otherwise it is more
+/// likely a Randnummer at the top of the page.
+fn is_page_number(l: &str, page_index: usize, already: bool) -> bool {
     let t = l.trim();
     if t.is_empty() || t.len() > 20 {
         return false;
     }
     let core = t.trim_matches(|c: char| c == '-' || c == '–' || c == ' ');
+    let decorated = core.len() != t.len() || core.starts_with("Seite");
     let core = core.strip_prefix("Seite").map(str::trim).unwrap_or(core);
     let digits_only = |s: &str| !s.is_empty() && s.len() <= 4 && s.bytes().all(|b| b.is_ascii_digit());
     if digits_only(core) {
-        return true;
+        if decorated {
+            return true;
+        }
+        let n: usize = core.parse().unwrap_or(0);
+        return !already && n.abs_diff(page_index + 1) <= 1;
     }
     if let Some((a, b)) = core.split_once(" von ").or_else(|| core.split_once('/')) {
         return digits_only(a.trim()) && digits_only(b.trim());
@@ -81,12 +89,17 @@ pub(crate) fn render(s: &str) -> Rendered {
     for (pi, p) in pages.iter().enumerate() {
         let zone = zone_indices(p);
         let mut kept: Vec<Option<&str>> = Vec::new();
+        let mut numbered = false;
         for (i, l) in p.iter().enumerate() {
             let in_zone = zone.contains(&i);
             let top_of_first = pi == 0 && zone.first() == Some(&i);
-            if in_zone && !top_of_first && (is_page_number(l) || recurring(&shape(l))) {
-                flags.page_furniture_removed += 1;
-                continue;
+            if in_zone && !top_of_first {
+                let page_no = is_page_number(l, pi, numbered);
+                if page_no || recurring(&shape(l)) {
+                    numbered |= page_no;
+                    flags.page_furniture_removed += 1;
+                    continue;
+                }
             }
             kept.push(if l.trim().is_empty() { None } else { Some(l.trim_end()) });
         }
@@ -144,14 +157,15 @@ fn flush(pt: &mut PlainText, cur: &mut String) {
     }
 }
 
-/// The width of a full line: the 80th percentile of line lengths (in characters).
+/// The width of a full line: the median length of lines of 20 characters or more. (pdftotext
+/// sometimes merges two visual lines, so a high percentile would overestimate it.)
 fn typical_width<'a>(lines: impl Iterator<Item = &'a str>) -> usize {
     let mut w: Vec<usize> = lines.map(|l| l.trim().chars().count()).filter(|&n| n >= 20).collect();
     if w.is_empty() {
         return 80;
     }
     w.sort_unstable();
-    w[w.len() * 4 / 5]
+    w[w.len() / 2]
 }
 
 enum Join {
@@ -224,7 +238,7 @@ mod tests {
 
     #[test]
     fn furniture_hyphens_and_wrapping() {
-        let body = "Die Beschwerde der Klägerin gegen die Nichtzulassung der Revision\nin dem Urteil des Verwal-\ntungsgerichts wird zurückgewiesen.\nKurz.\n";
+        let body = "Die Beschwerde der Klägerin gegen die Nichtzulassung der Revision\nin dem Urteil des Schleswig-Holsteinischen Oberverwal-\ntungsgerichts vom 13. Dezember 1994 und des Verwaltungs-\ngerichts wird zurückgewiesen.\nKurz.\n";
         let mut s = String::from("VG 1 K 1/10\nBESCHLUSS\n");
         for (p, land) in [(2, "Landes"), (3, "Amtes"), (4, "Gerichts"), (5, "Hauses")] {
             s.push_str(&format!(
@@ -233,12 +247,13 @@ mod tests {
         }
         let r = render(&s);
         assert_eq!(r.flags.page_furniture_removed, 8);
-        assert_eq!(r.flags.dehyphenated, 4);
+        assert_eq!(r.flags.dehyphenated, 8);
         let lines: Vec<&str> = r.text.lines().collect();
         assert_eq!(lines[0], "VG 1 K 1/10");
         assert_eq!(
             lines[2],
-            "Die Beschwerde der Klägerin gegen die Nichtzulassung der Revision in dem Urteil des Verwaltungsgerichts wird zurückgewiesen."
+            "Die Beschwerde der Klägerin gegen die Nichtzulassung der Revision in dem Urteil des Schleswig-Holsteinischen \
+             Oberverwaltungsgerichts vom 13. Dezember 1994 und des Verwaltungsgerichts wird zurückgewiesen."
         );
         assert_eq!(lines[3], "Kurz.");
         assert_eq!(lines[4], "Betriebs- und Landesgeheimnisse des Schleswig-Holsteinischen Landes.");
