@@ -23,7 +23,7 @@ mirror=$(cat "$work/mirror.url")
 data=$work/data
 xml_bytes=$(awk -F'\t' 'NR > 1 { s += $7 } END { print s }' "$shared/data/gii/manifest.tsv")
 t0=$(now)
-"$bin/ingest" --data-dir "$data" --gii-base-url "$mirror" --rate 0 --concurrency 8 | tee -a "$out/latest.txt"
+"$bin/ingest" --data-dir "$data" --sources gii --gii-base-url "$mirror" --rate 0 --concurrency 8 | tee -a "$out/latest.txt"
 t1=$(now)
 "$bin/extract" --data-dir "$data" | tee -a "$out/latest.txt"
 t2=$(now)
@@ -35,7 +35,7 @@ log "statutes full reindex: $total s wall (ingest $(secs "$t0" "$t1") s, extract
 
 # --- 2. No-change nightly run ---------------------------------------------------------
 t0=$(now)
-"$bin/ingest" --data-dir "$data" --gii-base-url "$mirror" --rate 0 --concurrency 8 >/dev/null
+"$bin/ingest" --data-dir "$data" --sources gii --gii-base-url "$mirror" --rate 0 --concurrency 8 >/dev/null
 "$bin/extract" --data-dir "$data" >/dev/null
 "$bin/resolve" --data-dir "$data" >/dev/null
 "$bin/index" --data-dir "$data" | tee -a "$out/latest.txt"
@@ -65,5 +65,38 @@ for spec in search.rest search.mcp section.rest section.mcp; do
 	"$bin/loadgen" --spec "$work/$spec" --concurrency 8 --requests 200 --label warmup >/dev/null
 	"$bin/loadgen" --spec "$work/$spec" --concurrency 8 --requests 4000 --label "$spec (goal p99 < 10 ms)" | tee -a "$out/latest.txt"
 done
-log "serve RSS with one full-corpus generation: $(awk '/VmRSS/ { print $2 / 1024 " MiB" }' /proc/$(pgrep -f "$bin/serve --data-dir $data" | head -1)/status)"
+serve_pid=$(pgrep -f "$bin/serve --data-dir $data" | head -1)
+rss() { awk '/VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$serve_pid/status"; }
+log "serve RSS with one full-corpus generation: $(rss) MiB"
+
+# --- 4. Hot swap under load ------------------------------------------------------------
+# Two full-corpus generations exist; CURRENT flips between them 10 times while loadgen runs.
+# Each swap re-verifies the generation (sha256 of every file, store + index open, probe query)
+# off the request path, so the figures include that work competing for the 2 cores.
+gen_a=$(cat "$data/CURRENT")
+"$bin/index" --data-dir "$data" build --force >/dev/null
+gen_b=$(cat "$data/CURRENT")
+wait_gen() { for _ in $(seq 2000); do curl -s "$base/readyz" | grep -q "\"$1\"" && return 0; sleep 0.005; done; return 1; }
+wait_gen "$gen_b"
+"$bin/loadgen" --spec "$work/section.rest" --concurrency 8 --requests 6000 --label "steady state, get_law_section REST" | tee -a "$out/latest.txt"
+"$bin/loadgen" --spec "$work/section.rest" --concurrency 8 --requests 30000 --label "during 10 swaps, get_law_section REST (goal p99 within 2x steady)" > "$work/swapload.txt" &
+load_pid=$!
+max_rss=$(rss)
+swap_ms=()
+for i in $(seq 10); do
+	sleep 0.5
+	if [ $((i % 2)) -eq 1 ]; then next=$gen_a; else next=$gen_b; fi
+	t0=$(now)
+	echo "$next" > "$data/CURRENT.tmp" && mv "$data/CURRENT.tmp" "$data/CURRENT"
+	for _ in $(seq 4000); do
+		r=$(rss); [ "$r" -gt "$max_rss" ] && max_rss=$r
+		curl -s "$base/readyz" | grep -q "\"$next\"" && break
+		sleep 0.002
+	done
+	swap_ms+=("$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.0f", (b - a) * 1000 }')")
+done
+wait $load_pid
+tee -a "$out/latest.txt" < "$work/swapload.txt"
+log "swap time, CURRENT renamed -> first answer from the new generation (ms, 10 swaps): ${swap_ms[*]}"
+log "serve RSS: $(rss) MiB after the swaps, peak sampled during swaps (two generations open): $max_rss MiB"
 log "results in bench-results/latest.txt"

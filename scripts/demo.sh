@@ -11,7 +11,7 @@ trap 'kill $mirror_pid 2>/dev/null || true; rm -f "$url_file"' EXIT
 for _ in $(seq 50); do [ -s "$url_file" ] && break; sleep 0.1; done
 base=$(cat "$url_file")
 echo "demo: sample mirror on $base (stands in for https://www.gesetze-im-internet.de)"
-"$bin/ingest" --data-dir "$data" --gii-base-url "$base" --rate 0 --concurrency 8
+"$bin/ingest" --data-dir "$data" --sources gii --gii-base-url "$base" --rate 0 --concurrency 8
 "$bin/extract" --data-dir "$data"
 "$bin/resolve" --data-dir "$data"
 "$bin/index" --data-dir "$data"

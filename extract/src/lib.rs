@@ -7,12 +7,16 @@
 //! - [`statutes`]: the stage run over every law of the current toc.
 //! - [`citations`]: the citation scanner (law and case citations in plain text, canonical tokens).
 //! - [`decisions`]: court decisions (dump records, rii XML) → normalised text, sections, Randnummern.
+//! - [`courts`]: one canonical court for every spelling of its name.
+//! - [`decision_stage`]: the stage run over every decision source; second copies merged.
 //!
 //! Invariant: outputs are keyed by the content hash of their input and the extractor version,
 //! so an unchanged document is never re-extracted, and a run killed midway leaves only whole
 //! files (temp file + rename); `current.json` is written last and is the done-marker.
 
 pub mod citations;
+pub mod courts;
+pub mod decision_stage;
 pub mod decisions;
 pub mod gii_xml;
 pub mod law;
@@ -26,11 +30,8 @@ use std::path::Path;
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().expect("output path has a parent");
     std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(
-        ".tmp-{}-{}",
-        std::process::id(),
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("out")
-    ));
+    let tmp =
+        dir.join(format!(".tmp-{}-{}", std::process::id(), path.file_name().and_then(|n| n.to_str()).unwrap_or("out")));
     let mut f = std::fs::File::create(&tmp)?;
     f.write_all(bytes)?;
     f.sync_all()?;

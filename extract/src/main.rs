@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Parser;
 
 #[derive(Parser)]
-#[command(about = "Normalise fetched statutes into law records (plain text, sections, Absätze)")]
+#[command(about = "Normalise fetched statutes and decisions into records (plain text, sections, Absätze, Randnummern)")]
 struct Args {
     #[arg(long, default_value = "data", env = "LEGAL_DATA_DIR")]
     data_dir: PathBuf,
@@ -26,6 +26,14 @@ fn main() {
         Ok(s) => println!("{}", s.line(started.elapsed().as_secs_f64())),
         Err(e) => {
             eprintln!("extract gii: failed: {e:#}");
+            std::process::exit(1);
+        }
+    }
+    let started = std::time::Instant::now();
+    match extract::decision_stage::run(&args.data_dir) {
+        Ok(s) => println!("{}", s.line(started.elapsed().as_secs_f64())),
+        Err(e) => {
+            eprintln!("extract decisions: failed: {e:#}");
             std::process::exit(1);
         }
     }

@@ -21,11 +21,12 @@ use tantivy::schema::Term;
 use tantivy::{Index, IndexReader, ReloadPolicy, TantivyDocument};
 
 use crate::analysis;
+use crate::decisions_index::{self, DECISIONS_DIR, DecisionFields};
 use crate::laws_index::{self, LAWS_DIR, LawFields};
 use crate::store::{self, STORE_FILE, StorePool};
 
 /// Bumped when the layout of a generation changes; `serve` refuses other versions.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 pub const MANIFEST_FILE: &str = "manifest.json";
 pub const CURRENT_FILE: &str = "CURRENT";
 
@@ -76,6 +77,8 @@ pub enum VerifyError {
     Store(String),
     #[error("laws index does not open or answer: {0}")]
     Index(String),
+    #[error("decisions index does not open or answer: {0}")]
+    DecisionsIndex(String),
 }
 
 /// An open, verified generation: what `serve` answers from.
@@ -87,6 +90,9 @@ pub struct Generation {
     pub laws: Index,
     pub laws_reader: IndexReader,
     pub law_fields: LawFields,
+    pub decisions: Index,
+    pub decisions_reader: IndexReader,
+    pub decision_fields: DecisionFields,
 }
 
 impl std::fmt::Debug for Generation {
@@ -168,9 +174,50 @@ impl Generation {
         if expected > 0 && hits == 0 {
             return Err(VerifyError::Index("probe query found nothing for law 1".into()));
         }
+        let (decisions, decisions_reader, decision_fields) = open_decisions(dir, &manifest)?;
         let id = manifest.id.clone();
-        Ok(Generation { id, dir: dir.to_path_buf(), manifest, store, laws, laws_reader, law_fields })
+        Ok(Generation {
+            id,
+            dir: dir.to_path_buf(),
+            manifest,
+            store,
+            laws,
+            laws_reader,
+            law_fields,
+            decisions,
+            decisions_reader,
+            decision_fields,
+        })
     }
+}
+
+/// Opens the decisions index and checks it holds the passages the manifest counts.
+fn open_decisions(dir: &Path, manifest: &Manifest) -> Result<(Index, IndexReader, DecisionFields), VerifyError> {
+    let bad = |e: String| VerifyError::DecisionsIndex(e);
+    let idx = Index::open_in_dir(dir.join(DECISIONS_DIR)).map_err(|e| bad(e.to_string()))?;
+    analysis::register(&idx);
+    let fields = DecisionFields::from_schema(&idx.schema()).map_err(|e| bad(e.to_string()))?;
+    let reader: IndexReader = idx
+        .reader_builder()
+        .reload_policy(ReloadPolicy::Manual)
+        .try_into()
+        .map_err(|e: tantivy::TantivyError| bad(e.to_string()))?;
+    let expected = manifest.counts.get("passages").copied().unwrap_or(0);
+    let searcher = reader.searcher();
+    if searcher.num_docs() != expected {
+        return Err(bad(format!("{} passages, manifest says {expected}", searcher.num_docs())));
+    }
+    if expected > 0 {
+        let probe = tantivy::query::TermQuery::new(
+            Term::from_field_u64(fields.decision_id, 1),
+            tantivy::schema::IndexRecordOption::Basic,
+        );
+        let hits = searcher.search(&probe, &tantivy::collector::Count).map_err(|e| bad(format!("probe: {e}")))?;
+        if hits == 0 {
+            return Err(bad("probe query found nothing for decision 1".into()));
+        }
+    }
+    Ok((idx, reader, fields))
 }
 
 pub fn read_manifest(dir: &Path) -> Result<Manifest, VerifyError> {
@@ -253,8 +300,8 @@ pub struct BuildOptions {
 #[derive(Debug)]
 pub enum BuildOutcome {
     Unchanged { id: String },
-    Published { id: String, laws: u64, sections: u64, seconds: f64 },
-    Built { id: String, laws: u64, sections: u64, seconds: f64 },
+    Published { id: String, laws: u64, sections: u64, decisions: u64, seconds: f64 },
+    Built { id: String, laws: u64, sections: u64, decisions: u64, seconds: f64 },
 }
 
 /// Holds `data/.index.lock` for the duration of a build: one build at a time.
@@ -277,6 +324,9 @@ fn input_hash(data_dir: &Path, statutes: &extract::statutes::StatutesManifest) -
     let (_, codes_sha) =
         sha256_file(&resolve::book_codes_path(data_dir)).context("book codes missing (run `resolve`)")?;
     h.update(codes_sha);
+    if let Some(d) = extract::decision_stage::read_manifest(data_dir)? {
+        h.update(format!("decisions {} {}\n", d.extract_version, d.sha256));
+    }
     Ok(hex::encode(h.finalize()))
 }
 
@@ -320,6 +370,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     }
     let tmp = gens.join(format!(".tmp-{id}"));
     std::fs::create_dir_all(tmp.join(LAWS_DIR))?;
+    std::fs::create_dir_all(tmp.join(DECISIONS_DIR))?;
 
     // Store and index, law by law.
     let conn = store::create(&tmp.join(STORE_FILE))?;
@@ -463,6 +514,11 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
             ins_sup.execute(params![s.code_norm, s.code, s.successor, lid, s.effective_date, s.note])?;
         }
     }
+    let dec_idx = Index::create_in_dir(tmp.join(DECISIONS_DIR), decisions_index::schema())?;
+    analysis::register(&dec_idx);
+    let dec_fields = DecisionFields::from_schema(&dec_idx.schema())?;
+    let mut dec_writer: tantivy::IndexWriter<TantivyDocument> = dec_idx.writer_with_num_threads(1, 128 << 20)?;
+    let dec = crate::decision_writer::write(data_dir, &conn, &mut dec_writer, &dec_fields)?;
     store::set_meta(&conn, "schema_version", &SCHEMA_VERSION.to_string())?;
     store::set_meta(&conn, "generation_id", &id)?;
     store::set_meta(&conn, "built_at", &built_at)?;
@@ -472,6 +528,8 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     bar.finish_and_clear();
     writer.commit()?;
     writer.wait_merging_threads()?;
+    dec_writer.commit()?;
+    dec_writer.wait_merging_threads()?;
 
     let laws_n = statutes.laws.len() as u64;
     let sections_n = section_id as u64;
@@ -479,6 +537,9 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     counts.insert("laws".to_string(), laws_n);
     counts.insert("sections".to_string(), sections_n);
     counts.insert("book_codes".to_string(), codes.codes.len() as u64);
+    counts.insert("decisions".to_string(), dec.decisions);
+    counts.insert("passages".to_string(), dec.passages);
+    counts.insert("courts_held".to_string(), dec.courts_held);
     let mut sources = BTreeMap::new();
     sources.insert(
         "gii".to_string(),
@@ -488,6 +549,12 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
             missing: statutes.missing.len() as u64,
         },
     );
+    if let Some(d) = extract::decision_stage::read_manifest(data_dir)? {
+        sources.insert(
+            "decisions".to_string(),
+            SourceSnapshot { toc_items: d.records_read as u64, records: dec.decisions, missing: d.failed.len() as u64 },
+        );
+    }
     let mut paths = Vec::new();
     list_files(&tmp, &tmp, &mut paths)?;
     paths.sort();
@@ -516,10 +583,10 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     fsync_dir(&gens)?;
     let seconds = started.elapsed().as_secs_f64();
     if opts.no_publish {
-        return Ok(BuildOutcome::Built { id, laws: laws_n, sections: sections_n, seconds });
+        return Ok(BuildOutcome::Built { id, laws: laws_n, sections: sections_n, decisions: dec.decisions, seconds });
     }
     write_current(data_dir, &id)?;
-    Ok(BuildOutcome::Published { id, laws: laws_n, sections: sections_n, seconds })
+    Ok(BuildOutcome::Published { id, laws: laws_n, sections: sections_n, decisions: dec.decisions, seconds })
 }
 
 /// Generation ids a running `serve` declared it holds open (`data/leases/<pid>`), live pids only.

@@ -22,7 +22,8 @@ pub struct LawFields {
     pub law_title: Field,
 }
 
-fn german(stored: bool) -> TextOptions {
+/// A text field with the German analyzer and positions (phrase queries), stored or not.
+pub fn german(stored: bool) -> TextOptions {
     let o = TextOptions::default().set_indexing_options(
         TextFieldIndexing::default().set_tokenizer(GERMAN).set_index_option(IndexRecordOption::WithFreqsAndPositions),
     );

@@ -2,10 +2,14 @@
 //!
 //! - [`analysis`]: the German analyzer shared by indexing and querying;
 //! - [`laws_index`]: the tantivy schema of law sections;
+//! - [`decisions_index`]: the tantivy schema of decision passages, and how passages are cut;
+//! - [`decision_writer`]: decisions, file numbers and courts (with holdings) into a generation;
 //! - [`store`]: the SQLite store (schema, writer, read-only pool);
 //! - [`generation`]: build → verify → rename → `CURRENT`, [`generation::Generation::open_verified`], gc.
 
 pub mod analysis;
+pub mod decision_writer;
+pub mod decisions_index;
 pub mod generation;
 pub mod laws_index;
 pub mod store;

@@ -55,12 +55,12 @@ fn main() {
             let opts = BuildOptions { force, git_commit, no_publish, pause_after_laws };
             generation::build(&args.data_dir, &opts).map(|o| match o {
                 BuildOutcome::Unchanged { id } => format!("index: unchanged, CURRENT stays {id}"),
-                BuildOutcome::Published { id, laws, sections, seconds } => {
-                    format!("index: published {id}: {laws} laws, {sections} sections in {seconds:.1} s")
-                }
-                BuildOutcome::Built { id, laws, sections, seconds } => {
-                    format!("index: built {id} (not published): {laws} laws, {sections} sections in {seconds:.1} s")
-                }
+                BuildOutcome::Published { id, laws, sections, decisions, seconds } => format!(
+                    "index: published {id}: {laws} laws, {sections} sections, {decisions} decisions in {seconds:.1} s"
+                ),
+                BuildOutcome::Built { id, laws, sections, decisions, seconds } => format!(
+                    "index: built {id} (not published): {laws} laws, {sections} sections, {decisions} decisions in {seconds:.1} s"
+                ),
             })
         }
         Cmd::Verify { id } => {

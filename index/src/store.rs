@@ -1,4 +1,5 @@
-//! `store.sqlite` of a generation: full texts, sections, metadata, book codes.
+//! `store.sqlite` of a generation: full texts, sections, metadata, book codes, decisions,
+//! courts.
 //!
 //! Written once by `index` (no journal, one transaction), then opened read-only with
 //! `immutable=1` by `serve`, through a small connection pool.
@@ -70,7 +71,72 @@ CREATE INDEX sections_law_key ON sections(law_id, key);
 CREATE INDEX sections_law_ord ON sections(law_id, ordinal);
 CREATE INDEX sections_doknr ON sections(doknr);
 CREATE TABLE law_texts (law_id INTEGER PRIMARY KEY, text TEXT NOT NULL);
+CREATE TABLE courts (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    court_type TEXT,
+    branch TEXT NOT NULL,
+    level INTEGER,
+    land TEXT,
+    city TEXT,
+    ecli_code TEXT,
+    citation_name TEXT,
+    in_reference_table INTEGER NOT NULL,
+    decision_count INTEGER NOT NULL,   -- decisions held (0 for table rows we hold none of)
+    earliest TEXT,                     -- first and last decision date held; null when none dated
+    latest TEXT
+);
+CREATE INDEX courts_type ON courts(court_type);
+CREATE TABLE decisions (
+    id INTEGER PRIMARY KEY,
+    ext_id TEXT NOT NULL UNIQUE,       -- rii-<DOKNR> / oldp-<id>
+    court_id INTEGER,                  -- null: the source names no court
+    court_name_raw TEXT,
+    chamber TEXT,
+    date TEXT,
+    date_raw TEXT,
+    date_confidence TEXT NOT NULL,
+    ecli TEXT,
+    ecli_date_agrees INTEGER,
+    document_type TEXT,
+    document_type_raw TEXT,
+    title TEXT,
+    file_numbers TEXT NOT NULL,        -- JSON array
+    norms_raw TEXT,
+    source_format TEXT NOT NULL,
+    flags TEXT NOT NULL,               -- JSON object
+    notes TEXT NOT NULL,               -- JSON array
+    sources TEXT NOT NULL,             -- JSON array
+    text TEXT NOT NULL,
+    text_length INTEGER NOT NULL,      -- code points
+    sections TEXT NOT NULL,            -- JSON array of {name,heading,start,end}
+    randnummern TEXT NOT NULL          -- JSON array of {rn,start,end,printed}
+);
+CREATE INDEX decisions_court_date ON decisions(court_id, date);
+CREATE INDEX decisions_date ON decisions(date);
+CREATE TABLE decision_file_numbers (
+    fn_norm TEXT NOT NULL,             -- file_number_norm(): case, spaces, dots/slashes folded
+    file_number TEXT NOT NULL,
+    decision_id INTEGER NOT NULL
+);
+CREATE INDEX dfn_norm ON decision_file_numbers(fn_norm);
+CREATE INDEX dfn_decision ON decision_file_numbers(decision_id);
 "#;
+
+/// The form file numbers are looked up by: upper case, no spaces, `.` as `/`, NBSP folded, so
+/// `7 C 2.11`, `7 C 2/11` and `7C2.11` meet.
+pub fn file_number_norm(s: &str) -> String {
+    s.chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| if c == '.' { '/' } else { c })
+        .flat_map(char::to_uppercase)
+        .collect()
+}
+
+/// The form ECLIs are looked up by: upper case, no spaces.
+pub fn ecli_norm(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).flat_map(char::to_uppercase).collect()
+}
 
 /// Creates a fresh store for writing (fast settings: the file is verified before publishing).
 pub fn create(path: &Path) -> Result<Connection> {

@@ -9,12 +9,12 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use quick_xml::events::Event;
-use tokio::task::JoinSet;
 
-use crate::catalog::{Catalog, DocumentRow, FetchRow, FetchStatus, TocItem};
-use crate::fetch::{FetchOutcome, Fetcher, Validators};
+use crate::CrawlSummary;
+use crate::catalog::{Catalog, TocItem};
+use crate::crawl::{CrawlCtx, DocRequest};
+use crate::fetch::Fetcher;
 use crate::raw::RawStore;
-use crate::{CrawlSummary, progress_bar};
 
 pub const SOURCE: &str = "gii";
 pub const DEFAULT_BASE_URL: &str = "https://www.gesetze-im-internet.de";
@@ -110,88 +110,21 @@ pub async fn crawl(
     let run_id = catalog.start_run("ingest", Some(SOURCE))?;
     let mut summary = CrawlSummary::new(SOURCE, run_id);
 
-    // 1. The table of contents.
-    let toc_url = join_url(base_url, "/gii-toc.xml");
-    let stored = catalog.document(SOURCE, TOC_KEY)?.filter(|d| raw.exists(&d.raw_path));
-    let validators = stored
-        .as_ref()
-        .map(|d| Validators { etag: d.etag.clone(), last_modified: d.last_modified.clone() })
-        .unwrap_or_default();
-    let toc_bytes = match fetcher.get(&toc_url, &validators).await {
-        FetchOutcome::Body { bytes, validators: got } => {
-            let (sha, path) = raw.put(&bytes, "xml")?;
-            let changed = stored.as_ref().is_none_or(|d| d.sha256 != sha);
-            catalog.record_fetch(&FetchRow {
-                run_id,
-                source: SOURCE,
-                key: TOC_KEY,
-                url: &toc_url,
-                status: if changed { FetchStatus::Changed } else { FetchStatus::Unchanged },
-                http_status: Some(200),
-                sha256: Some(&sha),
-                bytes: Some(bytes.len() as i64),
-                reason: None,
-                conditional: !validators.is_empty(),
-            })?;
-            catalog.upsert_document(
-                &DocumentRow {
-                    source: SOURCE.into(),
-                    key: TOC_KEY.into(),
-                    url: toc_url.clone(),
-                    sha256: sha,
-                    raw_path: path,
-                    bytes: bytes.len() as i64,
-                    etag: got.etag,
-                    last_modified: got.last_modified,
-                    source_modified: None,
-                },
-                changed,
-            )?;
-            summary.toc_changed = Some(changed);
-            bytes
-        }
-        FetchOutcome::NotModified => {
-            let d = stored.as_ref().expect("304 only after a conditional GET");
-            catalog.record_fetch(&FetchRow {
-                run_id,
-                source: SOURCE,
-                key: TOC_KEY,
-                url: &toc_url,
-                status: FetchStatus::NotModified,
-                http_status: Some(304),
-                sha256: Some(&d.sha256),
-                bytes: None,
-                reason: None,
-                conditional: true,
-            })?;
-            catalog.touch_document(SOURCE, TOC_KEY)?;
-            summary.toc_changed = Some(false);
-            raw.read(&d.raw_path)?
-        }
-        failure => {
-            let (status, http_status, reason) = match failure {
-                FetchOutcome::Status { status, reason } => (FetchStatus::HttpError, Some(status), reason),
-                FetchOutcome::Failed { reason } => (FetchStatus::NetworkError, None, reason),
-                _ => unreachable!(),
-            };
-            catalog.record_fetch(&FetchRow {
-                run_id,
-                source: SOURCE,
-                key: TOC_KEY,
-                url: &toc_url,
-                status,
-                http_status,
-                sha256: None,
-                bytes: None,
-                reason: Some(&reason),
-                conditional: !validators.is_empty(),
-            })?;
-            catalog.mark_document_failed(SOURCE, TOC_KEY, &reason)?;
-            summary.outage = Some(format!("table of contents unreachable: {toc_url}: {reason}"));
-            summary.finish(&catalog)?;
-            return Ok(summary);
-        }
+    // 1. The table of contents (carries no dates: the conditional GET is the only signal).
+    let toc = DocRequest { key: TOC_KEY.into(), url: join_url(base_url, "/gii-toc.xml"), source_modified: None };
+    let mut toc_summary = CrawlSummary::new(SOURCE, run_id);
+    let toc_bytes = {
+        let ctx = CrawlCtx { catalog: &catalog, raw: &raw, run_id, source: SOURCE };
+        ctx.fetch_one(&fetcher, &toc, "xml", &mut toc_summary).await?
     };
+    summary.bytes += toc_summary.bytes;
+    let Some(toc_bytes) = toc_bytes else {
+        let reason = toc_summary.first_failures.first().map(|f| f.1.clone()).unwrap_or_default();
+        summary.outage = Some(format!("table of contents unreachable: {}: {reason}", toc.url));
+        summary.finish(&catalog)?;
+        return Ok(summary);
+    };
+    summary.toc_changed = Some(toc_summary.changed > 0);
 
     let (mut items, rejected) = parse_toc(&toc_bytes)?;
     for (link, reason) in &rejected {
@@ -205,115 +138,16 @@ pub async fn crawl(
     summary.toc_items = items.len();
 
     // 2. One zip per law.
-    let sem = Arc::new(tokio::sync::Semaphore::new(fetcher.politeness().concurrency.max(1)));
-    let mut set = JoinSet::new();
-    for item in &items {
-        let stored = catalog.document(SOURCE, &item.key)?.filter(|d| raw.exists(&d.raw_path));
-        let validators = stored
-            .as_ref()
-            .map(|d| Validators { etag: d.etag.clone(), last_modified: d.last_modified.clone() })
-            .unwrap_or_default();
-        let url = join_url(base_url, link_path(&item.link));
-        let (fetcher, sem, key) = (fetcher.clone(), sem.clone(), item.key.clone());
-        set.spawn(async move {
-            let _permit = sem.acquire_owned().await.expect("semaphore never closed");
-            let outcome = fetcher.get(&url, &validators).await;
-            (key, url, stored, validators, outcome)
-        });
-    }
-    let bar = progress_bar(items.len() as u64, "gii laws");
-    while let Some(joined) = set.join_next().await {
-        let (key, url, stored, validators, outcome) = joined.context("fetch task panicked")?;
-        bar.inc(1);
-        let conditional = !validators.is_empty();
-        match outcome {
-            FetchOutcome::Body { bytes, validators: got } => {
-                let (sha, path) = raw.put(&bytes, "zip")?;
-                let changed = stored.as_ref().is_none_or(|d| d.sha256 != sha);
-                let status = if changed { FetchStatus::Changed } else { FetchStatus::Unchanged };
-                catalog.record_fetch(&FetchRow {
-                    run_id,
-                    source: SOURCE,
-                    key: &key,
-                    url: &url,
-                    status,
-                    http_status: Some(200),
-                    sha256: Some(&sha),
-                    bytes: Some(bytes.len() as i64),
-                    reason: None,
-                    conditional,
-                })?;
-                catalog.upsert_document(
-                    &DocumentRow {
-                        source: SOURCE.into(),
-                        key: key.clone(),
-                        url: url.clone(),
-                        sha256: sha,
-                        raw_path: path,
-                        bytes: bytes.len() as i64,
-                        etag: got.etag,
-                        last_modified: got.last_modified,
-                        source_modified: None,
-                    },
-                    changed,
-                )?;
-                summary.bytes += bytes.len() as u64;
-                summary.count(status);
-            }
-            FetchOutcome::NotModified => {
-                let sha = stored.as_ref().map(|d| d.sha256.clone());
-                catalog.record_fetch(&FetchRow {
-                    run_id,
-                    source: SOURCE,
-                    key: &key,
-                    url: &url,
-                    status: FetchStatus::NotModified,
-                    http_status: Some(304),
-                    sha256: sha.as_deref(),
-                    bytes: None,
-                    reason: None,
-                    conditional,
-                })?;
-                catalog.touch_document(SOURCE, &key)?;
-                summary.count(FetchStatus::NotModified);
-            }
-            FetchOutcome::Status { status, reason } => {
-                catalog.record_fetch(&FetchRow {
-                    run_id,
-                    source: SOURCE,
-                    key: &key,
-                    url: &url,
-                    status: FetchStatus::HttpError,
-                    http_status: Some(status),
-                    sha256: None,
-                    bytes: None,
-                    reason: Some(&reason),
-                    conditional,
-                })?;
-                catalog.mark_document_failed(SOURCE, &key, &reason)?;
-                summary.count(FetchStatus::HttpError);
-                summary.note_failure(&key, &reason);
-            }
-            FetchOutcome::Failed { reason } => {
-                catalog.record_fetch(&FetchRow {
-                    run_id,
-                    source: SOURCE,
-                    key: &key,
-                    url: &url,
-                    status: FetchStatus::NetworkError,
-                    http_status: None,
-                    sha256: None,
-                    bytes: None,
-                    reason: Some(&reason),
-                    conditional,
-                })?;
-                catalog.mark_document_failed(SOURCE, &key, &reason)?;
-                summary.count(FetchStatus::NetworkError);
-                summary.note_failure(&key, &reason);
-            }
-        }
-    }
-    bar.finish_and_clear();
+    let reqs = items
+        .iter()
+        .map(|it| DocRequest {
+            key: it.key.clone(),
+            url: join_url(base_url, link_path(&it.link)),
+            source_modified: None,
+        })
+        .collect();
+    let ctx = CrawlCtx { catalog: &catalog, raw: &raw, run_id, source: SOURCE };
+    ctx.fetch_all(fetcher, reqs, "zip", "gii laws", &mut summary).await?;
     summary.finish(&catalog)?;
     Ok(summary)
 }

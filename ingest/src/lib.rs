@@ -1,14 +1,18 @@
 //! Stage 1 of the pipeline: fetch sources into `data/raw/` and record every fetch, good or
 //! bad, in `data/catalog.sqlite`.
 //!
-//! Sources: gesetze-im-internet.de ([`gii`]). Each crawl is polite ([`fetch::Politeness`]),
+//! Sources: gesetze-im-internet.de ([`gii`]), rechtsprechung-im-internet.de ([`rii`]) and
+//! Open Legal Data case dumps ([`oldp`]); [`crawl`] is what they share. Each crawl is polite ([`fetch::Politeness`]),
 //! conditional (ETag / Last-Modified), and never loses a last good copy: a failed fetch is
 //! recorded with its reason and the old bytes stay in place.
 
 pub mod catalog;
+pub mod crawl;
 pub mod fetch;
 pub mod gii;
+pub mod oldp;
 pub mod raw;
+pub mod rii;
 
 use catalog::{Catalog, FetchStatus};
 

@@ -9,7 +9,9 @@ use clap::Parser;
 use ingest::fetch::{Fetcher, Politeness};
 
 #[derive(Parser)]
-#[command(about = "Fetch federal statutes (gesetze-im-internet.de) into the data directory")]
+#[command(
+    about = "Fetch federal statutes (gesetze-im-internet.de), federal decisions (rechtsprechung-im-internet.de) and Open Legal Data case dumps into the data directory"
+)]
 struct Args {
     /// Data directory (catalog.sqlite, raw/, work/, generations/).
     #[arg(long, default_value = "data", env = "LEGAL_DATA_DIR")]
@@ -17,6 +19,15 @@ struct Args {
     /// Base URL of gesetze-im-internet.de or of a mirror in the same layout.
     #[arg(long, default_value = ingest::gii::DEFAULT_BASE_URL, env = "GII_BASE_URL")]
     gii_base_url: String,
+    /// Base URL of rechtsprechung-im-internet.de or of a mirror in the same layout.
+    #[arg(long, default_value = ingest::rii::DEFAULT_BASE_URL, env = "RII_BASE_URL")]
+    rii_base_url: String,
+    /// Sources to crawl (comma-separated): gii, rii. `--oldp-dump` adds Open Legal Data dumps.
+    #[arg(long, value_delimiter = ',', default_value = "gii,rii")]
+    sources: Vec<String>,
+    /// An Open Legal Data case dump (JSON Lines, gzip or not): a path or a URL. Repeatable.
+    #[arg(long, env = "OLDP_DUMP", value_delimiter = ' ')]
+    oldp_dump: Vec<String>,
     /// Requests per second over all workers (0 = unlimited, for loopback mirrors only).
     #[arg(long, default_value_t = 2.0)]
     rate: f64,
@@ -32,7 +43,7 @@ struct Args {
     /// Per-request timeout in seconds.
     #[arg(long, default_value_t = 60)]
     timeout_secs: u64,
-    /// Fetch only the first N laws of the toc (for trials).
+    /// Fetch only the first N documents of each toc (for trials).
     #[arg(long)]
     limit: Option<usize>,
 }
@@ -56,17 +67,53 @@ fn main() {
                 return 1;
             }
         };
-        let started = std::time::Instant::now();
-        match ingest::gii::crawl(&args.data_dir, &args.gii_base_url, fetcher, args.limit).await {
-            Ok(s) => {
-                println!("{} in {:.1} s", s.line(), started.elapsed().as_secs_f64());
-                s.exit_code()
-            }
-            Err(e) => {
-                eprintln!("ingest gii: failed: {e:#}");
-                1
-            }
+        let mut worst = 0;
+        for source in &args.sources {
+            let started = std::time::Instant::now();
+            let result = match source.as_str() {
+                "gii" => ingest::gii::crawl(&args.data_dir, &args.gii_base_url, fetcher.clone(), args.limit).await,
+                "rii" => ingest::rii::crawl(&args.data_dir, &args.rii_base_url, fetcher.clone(), args.limit).await,
+                other => {
+                    eprintln!("ingest: unknown source {other:?}; use gii, rii (and --oldp-dump for dumps)");
+                    return 1;
+                }
+            };
+            worst = worse(worst, report(source, result, started));
         }
+        let dumps: Vec<String> = args.oldp_dump.iter().filter(|d| !d.is_empty()).cloned().collect();
+        if !dumps.is_empty() {
+            let started = std::time::Instant::now();
+            worst = worse(
+                worst,
+                report("oldp", ingest::oldp::ingest_dumps(&args.data_dir, &dumps, fetcher).await, started),
+            );
+        }
+        worst
     });
     std::process::exit(code);
+}
+
+/// Prints a source's summary line; returns its exit code.
+fn report(source: &str, result: anyhow::Result<ingest::CrawlSummary>, started: std::time::Instant) -> i32 {
+    match result {
+        Ok(s) => {
+            println!("{} in {:.1} s", s.line(), started.elapsed().as_secs_f64());
+            s.exit_code()
+        }
+        Err(e) => {
+            eprintln!("ingest {source}: failed: {e:#}");
+            1
+        }
+    }
+}
+
+/// The more serious of two exit codes: 1 (error) > 2 (outage) > 3 (some failed) > 0.
+fn worse(a: i32, b: i32) -> i32 {
+    let rank = |c| match c {
+        0 => 0,
+        3 => 1,
+        2 => 2,
+        _ => 3,
+    };
+    if rank(b) > rank(a) { b } else { a }
 }

@@ -29,6 +29,14 @@ pub enum ErrorCode {
     SectionAmbiguous,
     /// `offset` lies beyond the end of the text.
     OffsetOutOfRange,
+    /// No decision is held under that id, Aktenzeichen or ECLI.
+    DecisionNotFound,
+    /// The Aktenzeichen names several decisions; `candidates` lists them.
+    DecisionAmbiguous,
+    /// No court is known under that name.
+    CourtNotFound,
+    /// The decision has no section of that name; `available_sections` lists its sections.
+    SectionNotInDecision,
     /// No generation is loaded yet (the server is starting or none was published).
     NoGeneration,
     /// The handler ran out of time.
@@ -46,6 +54,10 @@ impl ErrorCode {
             ErrorCode::SectionNotFound => "section_not_found",
             ErrorCode::SectionAmbiguous => "section_ambiguous",
             ErrorCode::OffsetOutOfRange => "offset_out_of_range",
+            ErrorCode::DecisionNotFound => "decision_not_found",
+            ErrorCode::DecisionAmbiguous => "decision_ambiguous",
+            ErrorCode::CourtNotFound => "court_not_found",
+            ErrorCode::SectionNotInDecision => "section_not_in_decision",
             ErrorCode::NoGeneration => "no_generation",
             ErrorCode::Timeout => "timeout",
             ErrorCode::InternalError => "internal_error",
@@ -56,8 +68,12 @@ impl ErrorCode {
     pub fn http_status(self) -> u16 {
         match self {
             ErrorCode::InvalidArgument | ErrorCode::OffsetOutOfRange => 400,
-            ErrorCode::BookNotFound | ErrorCode::SectionNotFound => 404,
-            ErrorCode::BookAmbiguous | ErrorCode::SectionAmbiguous => 409,
+            ErrorCode::BookNotFound
+            | ErrorCode::SectionNotFound
+            | ErrorCode::DecisionNotFound
+            | ErrorCode::CourtNotFound
+            | ErrorCode::SectionNotInDecision => 404,
+            ErrorCode::BookAmbiguous | ErrorCode::SectionAmbiguous | ErrorCode::DecisionAmbiguous => 409,
             ErrorCode::NoGeneration => 503,
             ErrorCode::Timeout => 504,
             ErrorCode::InternalError => 500,

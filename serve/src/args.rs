@@ -84,6 +84,20 @@ impl<'a> Args<'a> {
         Ok(v)
     }
 
+    /// A boolean; a REST caller may send `true`/`false`/`1`/`0` as a string.
+    pub fn bool_opt(&self, name: &str) -> Result<Option<bool>, ToolError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(Value::String(s)) => match s.trim() {
+                "true" | "1" => Ok(Some(true)),
+                "false" | "0" => Ok(Some(false)),
+                _ => Err(type_error(name, "a boolean", &Value::String(s.clone()))),
+            },
+            Some(v) => Err(type_error(name, "a boolean", v)),
+        }
+    }
+
     /// A list of strings; a REST caller may send one comma-separated string.
     pub fn str_list(&self, name: &str) -> Result<Option<Vec<String>>, ToolError> {
         match self.get(name) {

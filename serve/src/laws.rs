@@ -573,6 +573,20 @@ fn parse_section_citation(q: &str) -> Option<(String, String)> {
     (!rest.is_empty()).then(|| (marker_num, rest.join(" ")))
 }
 
+/// The distinct index terms of a query, by the same German analyzer the index used.
+pub fn query_words(query: &str) -> Vec<String> {
+    let mut analyzer = index::analysis::german_analyzer();
+    let mut words: Vec<String> = Vec::new();
+    let mut ts = analyzer.token_stream(query);
+    while ts.advance() {
+        let t = ts.token().text.clone();
+        if !words.contains(&t) {
+            words.push(t);
+        }
+    }
+    words
+}
+
 /// `search_laws(query, book_code?, limit?)`: full-text search over law sections only.
 pub fn search_laws(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
     let query = a.str_req("query", 500)?;
@@ -596,17 +610,7 @@ pub fn search_laws(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
         exact = Some((law, s));
     }
     let f = g.law_fields;
-    let mut analyzer = index::analysis::german_analyzer();
-    let mut words: Vec<String> = Vec::new();
-    {
-        let mut ts = analyzer.token_stream(&query);
-        while ts.advance() {
-            let t = ts.token().text.clone();
-            if !words.contains(&t) {
-                words.push(t);
-            }
-        }
-    }
+    let words = query_words(&query);
     if words.is_empty() && exact.is_none() {
         return Err(ToolError::invalid(
             "the query has no searchable words",
@@ -744,10 +748,7 @@ pub fn platform_info(g: &Generation, _a: &Args<'_>) -> Result<Map<String, Value>
             "scope_note": "Federal law only; Land law is not held.",
         }),
     );
-    out.insert(
-        "decisions".into(),
-        json!({"status": "not_ingested", "note": "No court decisions are held in this generation."}),
-    );
+    out.insert("decisions".into(), crate::decisions::holdings(g)?);
     out.insert(
         "build".into(),
         json!({

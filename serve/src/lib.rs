@@ -3,6 +3,7 @@
 //! - [`answer`]: the envelope and the closed set of refusal codes;
 //! - [`args`]: typed tool arguments with clear refusals;
 //! - [`laws`]: the statute tools (one function per capability);
+//! - [`decisions`]: the decision and court tools (one function per capability);
 //! - [`tools`]: the registry both transports dispatch through;
 //! - [`mcp`] / [`rest`]: the two thin transports;
 //! - [`swap`]: the served generation and its hot swap;
@@ -14,6 +15,7 @@
 
 pub mod answer;
 pub mod args;
+pub mod decisions;
 pub mod laws;
 pub mod mcp;
 pub mod metrics;
@@ -150,8 +152,20 @@ async fn metrics_text(State(app): State<Arc<App>>) -> Response {
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
 }
 
+/// GET routes of the decision tools: (path, tool, path argument).
+pub const DECISION_ROUTES: &[(&str, &str, Option<&str>)] = &[
+    ("/api/search/decisions", "search_decisions", None),
+    ("/api/search", "cross_type_search", None),
+    ("/api/decisions", "filter_cases", None),
+    ("/api/decisions/{id}", "get_decision", Some("id")),
+    ("/api/decisions/{id}/similar", "get_similar_cases", Some("id")),
+    ("/api/courts", "list_courts", None),
+    ("/api/courts/{court}", "get_court", Some("court")),
+    ("/api/facets", "list_facets", None),
+];
+
 pub fn router(app: Arc<App>) -> Router {
-    Router::new()
+    let router = Router::new()
         .route("/mcp", post(mcp::post).get(mcp::method_not_allowed).delete(mcp::method_not_allowed))
         .route("/api/openapi.json", get(rest::openapi))
         .route("/api/platform", get(rest::platform))
@@ -159,7 +173,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/laws/{book}", get(rest::get_law))
         .route("/api/laws/{book}/sections/{section}", get(rest::get_law_section))
         .route("/api/search/laws", get(rest::search_laws))
-        .route("/api/tools/{name}", post(rest::call_tool))
+        .route("/api/tools/{name}", post(rest::call_tool));
+    let router =
+        DECISION_ROUTES.iter().fold(router, |r, (path, tool, param)| r.route(path, rest::tool_route(tool, *param)));
+    router
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route("/metrics", get(metrics_text))

@@ -63,6 +63,23 @@ pub async fn search_laws(State(app): State<Arc<App>>, Query(q): Query<HashMap<St
     call_named(&app, "search_laws", args).await
 }
 
+/// A GET route for a tool whose arguments come from the query string (`q` stands for `query`)
+/// and, when `path_arg` is set, from the last path segment.
+pub fn tool_route(name: &'static str, path_arg: Option<&'static str>) -> axum::routing::MethodRouter<Arc<App>> {
+    axum::routing::get(
+        move |State(app): State<Arc<App>>, path: Option<Path<String>>, Query(q): Query<HashMap<String, String>>| async move {
+            let mut args = args_from_query(q);
+            if let Some(v) = args.remove("q") {
+                args.entry("query").or_insert(v);
+            }
+            if let (Some(k), Some(Path(v))) = (path_arg, path) {
+                args.insert(k.into(), Value::String(v));
+            }
+            call_named(&app, name, args).await
+        },
+    )
+}
+
 pub async fn platform(State(app): State<Arc<App>>) -> Response {
     call_named(&app, "get_platform_info", Map::new()).await
 }
@@ -129,7 +146,7 @@ pub async fn openapi() -> Response {
     let mut paths = Map::new();
     let mut get = |path: &str, tool: &str, mut params: Vec<Value>| {
         let t = tools::find(tool).expect("tool");
-        params.extend(query_params(&schema_of(tool), &["book", "section"]));
+        params.extend(query_params(&schema_of(tool), &["book", "section", "id", "court"]));
         paths.insert(
             path.to_string(),
             json!({"get": {"operationId": tool, "summary": t.title, "description": t.description, "parameters": params,
@@ -141,6 +158,10 @@ pub async fn openapi() -> Response {
     get("/api/laws/{book}/sections/{section}", "get_law_section", vec![path_param("book"), path_param("section")]);
     get("/api/search/laws", "search_laws", vec![]);
     get("/api/platform", "get_platform_info", vec![]);
+    for (path, tool, param) in crate::DECISION_ROUTES {
+        let params = param.map(|p| vec![path_param(p)]).unwrap_or_default();
+        get(path, tool, params);
+    }
     for t in TOOLS {
         paths.insert(
             format!("/api/tools/{}", t.name),

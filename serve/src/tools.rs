@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use crate::answer::{ErrorCode, GenerationRef, ToolError, with_envelope};
 use crate::args::Args;
-use crate::laws;
+use crate::{decisions, laws};
 
 type Run = fn(&Generation, &Args<'_>) -> Result<Map<String, Value>, ToolError>;
 
@@ -105,6 +105,124 @@ fn schema_list_law_books() -> Value {
     })
 }
 
+fn decision_filter_props() -> Map<String, Value> {
+    let v = json!({
+        "court": {"type": "string", "description": "Court as usually named (\"BVerwG\", \"Bundesverwaltungsgericht\", \"VGH München\", \"Bayerischer Verwaltungsgerichtshof\"); matches all its chambers."},
+        "branch": {"type": "string", "enum": ["ordentlich", "verwaltung", "sozial", "arbeit", "finanz", "verfassung", "patent", "unbekannt"], "description": "Branch of jurisdiction."},
+        "document_type": {"type": "string", "description": "Urteil, Beschluss, Gerichtsbescheid, … (list_facets field=document_type lists them)."},
+        "date_from": {"type": "string", "description": "Earliest decision date, YYYY-MM-DD or YYYY."},
+        "date_to": {"type": "string", "description": "Latest decision date, YYYY-MM-DD or YYYY."},
+    });
+    v.as_object().cloned().unwrap_or_default()
+}
+
+fn with_props(mut base: Map<String, Value>, more: Value, required: &[&str]) -> Value {
+    if let Some(m) = more.as_object() {
+        base.extend(m.clone());
+    }
+    json!({"type": "object", "properties": base, "required": required})
+}
+
+fn schema_search_decisions() -> Value {
+    with_props(
+        decision_filter_props(),
+        json!({
+            "query": {"type": "string", "minLength": 1, "maxLength": 500, "description": "German words, or one identifier: an Aktenzeichen (\"7 C 2.11\") or an ECLI, which is looked up exactly (mode says so)."},
+            "sort": {"type": "string", "enum": ["relevance", "date"], "default": "relevance", "description": "relevance, or date (newest first, undated last)."},
+            "page": int_prop("Page (1-10).", 1, Some(10), 1),
+            "page_size": int_prop("Rows per page (1-20).", 1, Some(20), 10),
+        }),
+        &["query"],
+    )
+}
+
+fn schema_get_decision() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "id": {"type": "string", "description": "A decision id from search results, any of its Aktenzeichen as the court writes it, or its ECLI."},
+            "court": {"type": "string", "description": "Narrows an Aktenzeichen that several decisions share."},
+            "date": {"type": "string", "description": "Narrows an Aktenzeichen that several decisions share (YYYY-MM-DD)."},
+            "offset": int_prop("Snippet mode: start, in Unicode code points.", 0, None, 0),
+            "length": int_prop("Snippet mode: code points to return; 0 = to the end.", 0, None, 0),
+            "section": {"type": "string", "description": "Only this section (Tenor, Tatbestand, Gründe, … as in available_sections)."},
+            "rn_from": int_prop("Randnummer window start (whole blocks).", 0, None, 0),
+            "rn_to": int_prop("Randnummer window end (whole blocks).", 0, None, 0),
+        },
+        "required": ["id"],
+    })
+}
+
+fn schema_filter_cases() -> Value {
+    with_props(
+        decision_filter_props(),
+        json!({
+            "file_number": {"type": "string", "description": "Aktenzeichen (spaces, dots and slashes folded)."},
+            "ecli": {"type": "string", "description": "ECLI."},
+            "limit": int_prop("Rows to return.", 1, Some(100), 20),
+            "offset": int_prop("Rows to skip (paging).", 0, None, 0),
+        }),
+        &[],
+    )
+}
+
+fn schema_list_courts() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "branch": {"type": "string", "enum": ["ordentlich", "verwaltung", "sozial", "arbeit", "finanz", "verfassung", "patent", "unbekannt"], "description": "Branch of jurisdiction."},
+            "land": {"type": "string", "description": "Land as ISO 3166-2 (DE-BY) or its letters (BY)."},
+            "level": int_prop("0 European, 1 federal, 2 higher Land court, 3 Land court, 4 local court; -1 any.", -1, Some(4), -1),
+            "include_empty": {"type": "boolean", "default": false, "description": "Also list courts of the reference table with no decision held."},
+            "limit": int_prop("Rows to return.", 1, Some(2000), 100),
+            "offset": int_prop("Rows to skip (paging).", 0, None, 0),
+        },
+    })
+}
+
+fn schema_get_court() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"court": {"type": "string", "description": "Court name, citation name (\"VGH München\") or ECLI code (\"BAYVGH\")."}},
+        "required": ["court"],
+    })
+}
+
+fn schema_list_facets() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "field": {"type": "string", "enum": ["court_name", "court_branch", "document_type"], "description": "Facet to count."},
+            "prefix": {"type": "string", "description": "Only values starting with this (case and umlauts folded)."},
+            "limit": int_prop("Values to return.", 1, Some(1000), 50),
+        },
+        "required": ["field"],
+    })
+}
+
+fn schema_cross_type_search() -> Value {
+    with_props(
+        decision_filter_props(),
+        json!({
+            "query": {"type": "string", "minLength": 1, "maxLength": 500, "description": "German words or a citation."},
+            "book_code": {"type": "string", "description": "Filters the laws section only."},
+            "limit": int_prop("Rows per section.", 1, Some(20), 5),
+        }),
+        &["query"],
+    )
+}
+
+fn schema_get_similar_cases() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "id": {"type": "string", "description": "Decision id, Aktenzeichen or ECLI."},
+            "limit": int_prop("Rows to return.", 1, Some(20), 5),
+        },
+        "required": ["id"],
+    })
+}
+
 fn schema_none() -> Value {
     json!({"type": "object", "properties": {}})
 }
@@ -137,6 +255,62 @@ pub static TOOLS: &[Tool] = &[
         description: "The federal laws held, with abbreviation, title and section count; filter by abbreviation prefix or a title substring; paged with limit/offset and a total.",
         schema: schema_list_law_books,
         run: laws::list_law_books,
+    },
+    Tool {
+        name: "search_decisions",
+        title: "Search court decisions",
+        description: "Full-text search over German court decisions (passages grouped by decision, with snippets and their Randnummer). Filters: court (all chambers), branch, document_type, date_from/date_to; sort by relevance or date; pages 1-10 of up to 20 rows. A query that is one Aktenzeichen or ECLI is looked up exactly (mode says so). totals say what they count; an empty result under a filter reports whether the value exists (filter_vocabulary). Never returns laws.",
+        schema: schema_search_decisions,
+        run: decisions::search_decisions,
+    },
+    Tool {
+        name: "get_decision",
+        title: "Read a court decision",
+        description: "One decision by id, Aktenzeichen (any of a joined proceeding's numbers) or ECLI: metadata, available_sections, Randnummern and the whole plain text (never truncated), or a snippet (offset/length with total_length, has_more, next_offset), one section (section=\"Tenor\"), or a Randnummer window (rn_from/rn_to, snapped to whole blocks). An Aktenzeichen several decisions share is refused with the candidates unless court/date pick one.",
+        schema: schema_get_decision,
+        run: decisions::get_decision,
+    },
+    Tool {
+        name: "filter_cases",
+        title: "List decisions by metadata",
+        description: "Decisions matching court, branch, document_type, date range, file number or ECLI, newest first; paged with limit/offset and a labelled total.",
+        schema: schema_filter_cases,
+        run: decisions::filter_cases,
+    },
+    Tool {
+        name: "list_courts",
+        title: "List courts",
+        description: "Courts with canonical name, type, branch, level, Land, ECLI code and the decisions held (count, earliest, latest). Filter by branch, land, level; include_empty also lists reference-table courts with nothing held.",
+        schema: schema_list_courts,
+        run: decisions::list_courts,
+    },
+    Tool {
+        name: "get_court",
+        title: "One court and its holdings",
+        description: "A court by name, citation name or ECLI code: its reference data and the decisions held per year.",
+        schema: schema_get_court,
+        run: decisions::get_court,
+    },
+    Tool {
+        name: "list_facets",
+        title: "Count decisions by facet",
+        description: "Value counts of court_name, court_branch or document_type, optionally by prefix; says when the list is truncated and how many decisions lack the field.",
+        schema: schema_list_facets,
+        run: decisions::list_facets,
+    },
+    Tool {
+        name: "cross_type_search",
+        title: "Search laws and decisions together",
+        description: "One query over statutes and decisions, answered in two separate sections (never merged or ranked against each other). book_code filters the laws section; court, branch, document_type and dates filter the decisions section.",
+        schema: schema_cross_type_search,
+        run: decisions::cross_type_search,
+    },
+    Tool {
+        name: "get_similar_cases",
+        title: "Decisions similar to one",
+        description: "More-like-this: decisions whose passages share the given decision's most distinctive words; says which words it used.",
+        schema: schema_get_similar_cases,
+        run: decisions::get_similar_cases,
     },
     Tool {
         name: "get_platform_info",

@@ -56,7 +56,20 @@ pub fn build_statutes_generation(data_dir: &Path, base_url: &str) -> String {
     let d = data_dir.to_str().expect("utf-8 path");
     let mut log = run_stage_ok(
         "ingest",
-        &["--data-dir", d, "--gii-base-url", base_url, "--rate", "0", "--concurrency", "8", "--backoff-ms", "20"],
+        &[
+            "--data-dir",
+            d,
+            "--sources",
+            "gii",
+            "--gii-base-url",
+            base_url,
+            "--rate",
+            "0",
+            "--concurrency",
+            "8",
+            "--backoff-ms",
+            "20",
+        ],
     );
     for stage in ["extract", "resolve", "index"] {
         log.push_str(&run_stage_ok(stage, &["--data-dir", d]));

@@ -368,7 +368,10 @@ fn one_changed_law_is_fetched_again_and_reaches_search() {
         z.write_all(changed.as_bytes()).unwrap();
         z.finish().unwrap();
     }
-    let out = run_stage_ok("ingest", &["--data-dir", ds, "--gii-base-url", &mirror.base_url(), "--rate", "0"]);
+    let out = run_stage_ok(
+        "ingest",
+        &["--data-dir", ds, "--sources", "gii", "--gii-base-url", &mirror.base_url(), "--rate", "0"],
+    );
     assert!(out.contains("fetched 1 changed, 0 unchanged, 19 not modified, 0 failed"), "{out}");
     let ex = run_stage_ok("extract", &["--data-dir", ds]);
     assert!(ex.contains("1 extracted, 19 unchanged"), "{ex}");

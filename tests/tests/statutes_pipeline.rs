@@ -82,7 +82,18 @@ fn every_law_of_the_shared_toc_reaches_the_generation_and_a_rerun_fetches_nothin
     let ok_before = mirror.stats().ok.load(std::sync::atomic::Ordering::Relaxed);
     let out = run_stage_ok(
         "ingest",
-        &["--data-dir", d, "--gii-base-url", &mirror.base_url(), "--rate", "0", "--concurrency", "8"],
+        &[
+            "--data-dir",
+            d,
+            "--sources",
+            "gii",
+            "--gii-base-url",
+            &mirror.base_url(),
+            "--rate",
+            "0",
+            "--concurrency",
+            "8",
+        ],
     );
     assert!(out.contains("0 changed, 0 unchanged"), "{out}");
     let (run2, fetched): (i64, i64) = cat
@@ -182,6 +193,8 @@ fn broken_sources_are_recorded_with_their_reason_and_the_rest_is_indexed() {
     let ingest_args = [
         "--data-dir",
         d,
+        "--sources",
+        "gii",
         "--gii-base-url",
         &base,
         "--rate",

@@ -1,0 +1,351 @@
+//! Courts: one canonical court for every way a source names it.
+//!
+//! The table is `reference/courts.tsv` (a copy of `shared/data/reference/ecli/courts.tsv`: ECLI
+//! code, name, type, branch, level, Land, seat, citation name) plus the three European courts
+//! that decide German cases. A name is matched, in order, by: its exact (folded) name,
+//! citation name or ECLI code; a federal court's abbreviation at the start (`BFH 10. Senat`);
+//! and finally by court type plus the remaining words, where Land adjectives count as the
+//! Land (`Bayerischer Verwaltungsgerichtshof` = `Verwaltungsgerichtshof Bayern`) and every word
+//! of the candidate must appear in the name (so `OVG Berlin` never becomes `OVG
+//! Berlin-Brandenburg`). A name that matches nothing keeps its spelling and gets what its type
+//! word tells (branch, level), with `in_reference_table: false` — never a guessed ECLI code.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+const COURTS_TSV: &str = include_str!("../reference/courts.tsv");
+
+/// A canonical court.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Court {
+    pub name: String,
+    /// `BGH`, `OVG`, `VG`, `EuGH` …; None when the name has no recognisable type word.
+    pub court_type: Option<String>,
+    /// `ordentlich|verwaltung|sozial|arbeit|finanz|verfassung|patent|unbekannt`.
+    pub branch: String,
+    /// 1 federal, 2 higher Land court, 3 Land court, 4 local court; 0 European; None unknown.
+    pub level: Option<u8>,
+    /// ISO 3166-2 (`DE-BY`); None for federal and European courts or when unknown.
+    pub land: Option<String>,
+    pub city: Option<String>,
+    pub ecli_code: Option<String>,
+    pub citation_name: Option<String>,
+    /// False when the name matched no row of the reference table and was kept as given.
+    pub in_reference_table: bool,
+}
+
+/// Court type words, longest first so `Oberverwaltungsgericht` wins over `Verwaltungsgericht`.
+const TYPE_WORDS: &[(&str, &str, &str, u8)] = &[
+    ("bundesverfassungsgericht", "BVerfG", "verfassung", 1),
+    ("bundesverwaltungsgericht", "BVerwG", "verwaltung", 1),
+    ("oberverwaltungsgericht", "OVG", "verwaltung", 2),
+    ("verwaltungsgerichtshof", "VGH", "verwaltung", 2),
+    ("verfassungsgerichtshof", "VerfGH", "verfassung", 2),
+    ("landesverfassungsgericht", "LVerfG", "verfassung", 2),
+    ("bundessozialgericht", "BSG", "sozial", 1),
+    ("bundesarbeitsgericht", "BAG", "arbeit", 1),
+    ("bundespatentgericht", "BPatG", "patent", 1),
+    ("landesarbeitsgericht", "LAG", "arbeit", 2),
+    ("landessozialgericht", "LSG", "sozial", 2),
+    ("bundesgerichtshof", "BGH", "ordentlich", 1),
+    ("verwaltungsgericht", "VG", "verwaltung", 3),
+    ("oberlandesgericht", "OLG", "ordentlich", 2),
+    ("staatsgerichtshof", "StGH", "verfassung", 2),
+    ("bundesfinanzhof", "BFH", "finanz", 1),
+    ("verfassungsgericht", "VerfG", "verfassung", 2),
+    ("oberstes landesgericht", "BayObLG", "ordentlich", 2),
+    ("anwaltsgerichtshof", "AGH", "ordentlich", 2),
+    ("arbeitsgericht", "ArbG", "arbeit", 3),
+    ("sozialgericht", "SG", "sozial", 3),
+    ("finanzgericht", "FG", "finanz", 2),
+    ("kammergericht", "KG", "ordentlich", 2),
+    ("vergabekammer", "VK", "ordentlich", 3),
+    ("landgericht", "LG", "ordentlich", 3),
+    ("amtsgericht", "AG", "ordentlich", 4),
+];
+
+/// Land adjectives and names → the folded Land name used as a token.
+const LAND_WORDS: &[(&str, &str)] = &[
+    ("bayerischer", "bayern"),
+    ("bayerisches", "bayern"),
+    ("bayerische", "bayern"),
+    ("hessischer", "hessen"),
+    ("hessisches", "hessen"),
+    ("saechsisches", "sachsen"),
+    ("saechsischer", "sachsen"),
+    ("niedersaechsisches", "niedersachsen"),
+    ("niedersaechsischer", "niedersachsen"),
+    ("hamburgisches", "hamburg"),
+    ("hamburgischer", "hamburg"),
+    ("thueringer", "thueringen"),
+    ("saarlaendisches", "saarland"),
+    ("saarlandes", "saarland"),
+    ("brandenburgisches", "brandenburg"),
+    ("schleswig-holsteinisches", "schleswig-holstein"),
+    ("schleswig-holsteinischer", "schleswig-holstein"),
+    ("nrw", "nordrhein-westfalen"),
+];
+
+const STOP_WORDS: &[&str] =
+    &["des", "der", "die", "das", "fuer", "im", "in", "land", "landes", "freistaat", "freistaates"];
+
+/// The European courts, which the German ECLI table does not list.
+fn european_courts() -> Vec<(Vec<&'static str>, Court)> {
+    let eu = |name: &str, ty: &str, ecli: &str, cit: &str| Court {
+        name: name.into(),
+        court_type: Some(ty.into()),
+        branch: "unbekannt".into(),
+        level: Some(0),
+        land: None,
+        city: Some("Luxemburg".into()),
+        ecli_code: Some(ecli.into()),
+        citation_name: Some(cit.into()),
+        in_reference_table: true,
+    };
+    let mut egmr = eu("Europäischer Gerichtshof für Menschenrechte", "EGMR", "CE:ECHR", "EGMR");
+    egmr.city = Some("Straßburg".into());
+    vec![
+        (
+            vec!["europaeischer gerichtshof", "gerichtshof der europaeischen union", "eugh"],
+            eu("Gerichtshof der Europäischen Union", "EuGH", "EU:C", "EuGH"),
+        ),
+        (
+            vec!["gericht der europaeischen union", "gericht erster instanz", "eug"],
+            eu("Gericht der Europäischen Union", "EuG", "EU:T", "EuG"),
+        ),
+        (vec!["europaeischer gerichtshof fuer menschenrechte", "egmr"], egmr),
+    ]
+}
+
+/// Lower case, umlauts as digraphs, ß as ss, punctuation except `-` as space, spaces folded.
+pub fn fold(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars().flat_map(char::to_lowercase) {
+        match c {
+            'ä' => out.push_str("ae"),
+            'ö' => out.push_str("oe"),
+            'ü' => out.push_str("ue"),
+            'ß' => out.push_str("ss"),
+            c if c.is_alphanumeric() || c == '-' => out.push(c),
+            _ => out.push(' '),
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The type word in a folded name: (type, branch, level, the name without it).
+fn split_type(folded: &str) -> Option<(&'static str, &'static str, u8, String)> {
+    TYPE_WORDS.iter().find_map(|(word, ty, branch, level)| {
+        let i = folded.find(word)?;
+        let rest = format!("{} {}", &folded[..i], &folded[i + word.len()..]);
+        Some((*ty, *branch, *level, rest))
+    })
+}
+
+fn tokens(rest: &str) -> Vec<String> {
+    rest.split_whitespace()
+        .filter(|w| !STOP_WORDS.contains(w))
+        .map(|w| LAND_WORDS.iter().find(|(a, _)| *a == w).map(|(_, l)| l.to_string()).unwrap_or_else(|| w.to_string()))
+        .collect()
+}
+
+const LAND_CODES: &[(&str, &str)] = &[
+    ("baden-wuerttemberg", "DE-BW"),
+    ("bayern", "DE-BY"),
+    ("berlin", "DE-BE"),
+    ("brandenburg", "DE-BB"),
+    ("bremen", "DE-HB"),
+    ("hamburg", "DE-HH"),
+    ("hessen", "DE-HE"),
+    ("mecklenburg-vorpommern", "DE-MV"),
+    ("niedersachsen", "DE-NI"),
+    ("nordrhein-westfalen", "DE-NW"),
+    ("rheinland-pfalz", "DE-RP"),
+    ("saarland", "DE-SL"),
+    ("sachsen", "DE-SN"),
+    ("sachsen-anhalt", "DE-ST"),
+    ("schleswig-holstein", "DE-SH"),
+    ("thueringen", "DE-TH"),
+];
+
+pub struct CourtTable {
+    rows: Vec<Court>,
+    by_key: HashMap<String, usize>,
+    /// Per court type: (row, its folded name tokens without the type word).
+    by_type: HashMap<String, Vec<(usize, Vec<String>)>>,
+}
+
+impl CourtTable {
+    /// The shipped table (parsed once).
+    pub fn shipped() -> &'static CourtTable {
+        static TABLE: OnceLock<CourtTable> = OnceLock::new();
+        TABLE.get_or_init(|| CourtTable::from_tsv(COURTS_TSV))
+    }
+
+    pub fn from_tsv(tsv: &str) -> CourtTable {
+        let mut t = CourtTable { rows: Vec::new(), by_key: HashMap::new(), by_type: HashMap::new() };
+        for line in tsv.lines().skip(1) {
+            let f: Vec<&str> = line.split('\t').collect();
+            if f.len() < 8 {
+                continue;
+            }
+            let opt = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_string());
+            t.push(
+                Court {
+                    name: f[1].trim().into(),
+                    court_type: opt(f[2]),
+                    branch: opt(f[3]).unwrap_or_else(|| "unbekannt".into()),
+                    level: f[4].trim().parse().ok(),
+                    land: opt(f[5]),
+                    city: opt(f[6]),
+                    ecli_code: opt(f[0]),
+                    citation_name: opt(f[7]),
+                    in_reference_table: true,
+                },
+                &[],
+            );
+        }
+        for (keys, court) in european_courts() {
+            t.push(court, &keys);
+        }
+        t
+    }
+
+    fn push(&mut self, c: Court, extra_keys: &[&str]) {
+        let i = self.rows.len();
+        for k in [Some(&c.name), c.citation_name.as_ref(), c.ecli_code.as_ref()].into_iter().flatten() {
+            self.by_key.entry(fold(k)).or_insert(i);
+        }
+        for k in extra_keys {
+            self.by_key.entry(k.to_string()).or_insert(i);
+        }
+        if let Some(ty) = &c.court_type {
+            let folded = fold(&c.name);
+            let rest = split_type(&folded).map(|(_, _, _, r)| r).unwrap_or_default();
+            self.by_type.entry(ty.clone()).or_default().push((i, tokens(&rest)));
+        }
+        self.rows.push(c);
+    }
+
+    pub fn rows(&self) -> &[Court] {
+        &self.rows
+    }
+
+    /// The canonical court for a name as a source spells it; None for an empty or
+    /// explicitly unknown name (`unbekannt …`).
+    pub fn canonical(&self, raw: &str) -> Option<Court> {
+        let folded = fold(raw);
+        if folded.is_empty() || folded.starts_with("unbekannt") || folded == "unknown" {
+            return None;
+        }
+        if let Some(&i) = self.by_key.get(&folded) {
+            return Some(self.rows[i].clone());
+        }
+        // `BFH 10. Senat`, `BVerfG 2. Senat`: a federal abbreviation first, a chamber after it.
+        if let Some(first) = folded.split(' ').next()
+            && let Some(&i) = self.by_key.get(first)
+            && self.rows[i].level == Some(1)
+        {
+            return Some(self.rows[i].clone());
+        }
+        let (ty, branch, level, rest) = match split_type(&folded) {
+            Some(t) => t,
+            None => return Some(unmatched(raw, None, "unbekannt", None, None)),
+        };
+        let raw_tokens = tokens(&rest);
+        let best = self.by_type.get(ty).and_then(|cands| {
+            let fitting: Vec<&(usize, Vec<String>)> =
+                cands.iter().filter(|(_, ct)| !ct.is_empty() && ct.iter().all(|w| raw_tokens.contains(w))).collect();
+            let most = fitting.iter().map(|(_, ct)| ct.len()).max()?;
+            let top: Vec<_> = fitting.iter().filter(|(_, ct)| ct.len() == most).collect();
+            (top.len() == 1).then(|| top[0].0)
+        });
+        // A type that exists once (BGH, KG, BayObLG) needs no place words.
+        let single = self.by_type.get(ty).filter(|c| c.len() == 1).map(|c| c[0].0);
+        match best.or(single) {
+            Some(i) => Some(self.rows[i].clone()),
+            None => {
+                let land =
+                    raw_tokens.iter().find_map(|w| LAND_CODES.iter().find(|(n, _)| n == w).map(|(_, c)| c.to_string()));
+                Some(unmatched(raw, Some(ty), branch, Some(level), land))
+            }
+        }
+    }
+}
+
+fn unmatched(raw: &str, ty: Option<&str>, branch: &str, level: Option<u8>, land: Option<String>) -> Court {
+    Court {
+        name: raw.split_whitespace().collect::<Vec<_>>().join(" "),
+        court_type: ty.map(str::to_string),
+        branch: branch.into(),
+        level,
+        land,
+        city: None,
+        ecli_code: None,
+        citation_name: None,
+        in_reference_table: false,
+    }
+}
+
+/// The branch an OLDP `court.jurisdiction` names, for courts the table cannot place.
+pub fn branch_of_jurisdiction(j: &str) -> Option<&'static str> {
+    let f = fold(j);
+    [
+        ("verwaltung", "verwaltung"),
+        ("ordentlich", "ordentlich"),
+        ("arbeit", "arbeit"),
+        ("finanz", "finanz"),
+        ("sozial", "sozial"),
+        ("verfassung", "verfassung"),
+        ("patent", "patent"),
+    ]
+    .iter()
+    .find(|(k, _)| f.contains(k))
+    .map(|(_, b)| *b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(raw: &str) -> String {
+        CourtTable::shipped().canonical(raw).map(|c| c.name).unwrap_or_default()
+    }
+
+    #[test]
+    fn spellings_of_one_court_meet() {
+        assert_eq!(name("Verwaltungsgerichtshof Bayern"), "Bayerischer Verwaltungsgerichtshof");
+        assert_eq!(name("Bayerischer Verwaltungsgerichtshof"), "Bayerischer Verwaltungsgerichtshof");
+        assert_eq!(name("Verwaltungsgerichtshof Hessen"), "Hessischer Verwaltungsgerichtshof");
+        assert_eq!(name("BFH 10. Senat"), "Bundesfinanzhof");
+        assert_eq!(name("BVerfG"), "Bundesverfassungsgericht");
+        assert_eq!(name("Bundesverwaltungsgericht"), "Bundesverwaltungsgericht");
+        assert_eq!(name("VG Berlin"), "Verwaltungsgericht Berlin");
+        assert_eq!(name("Oberverwaltungsgericht Sachsen-Anhalt").contains("Sachsen-Anhalt"), true);
+        assert_eq!(name("Kammergericht Berlin"), "Kammergericht");
+        assert_eq!(name("Europäischer Gerichtshof"), "Gerichtshof der Europäischen Union");
+        assert_eq!(name("Gericht der Europäischen Union"), "Gericht der Europäischen Union");
+    }
+
+    #[test]
+    fn a_court_outside_the_table_is_kept_never_bent_onto_another() {
+        let c = CourtTable::shipped().canonical("Oberverwaltungsgericht Berlin").unwrap();
+        assert_eq!(c.name, "Oberverwaltungsgericht Berlin");
+        assert!(!c.in_reference_table);
+        assert_eq!(c.ecli_code, None);
+        assert_eq!((c.branch.as_str(), c.level, c.land.as_deref()), ("verwaltung", Some(2), Some("DE-BE")));
+        assert_eq!(CourtTable::shipped().canonical("unbekannt (VG)"), None);
+        assert_eq!(CourtTable::shipped().canonical("  "), None);
+    }
+
+    #[test]
+    fn every_court_of_the_table_finds_itself() {
+        let t = CourtTable::shipped();
+        for c in t.rows() {
+            let got = t.canonical(&c.name).unwrap();
+            assert_eq!(got.name, c.name);
+        }
+    }
+}

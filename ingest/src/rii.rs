@@ -1,0 +1,189 @@
+//! rechtsprechung-im-internet.de: `rii-toc.xml` (about 84,000 flat `<item>`s with `gericht`,
+//! `entsch-datum`, `aktenzeichen`, `link` to `jb-<DOKNR>.zip`, `modified`), then one zip per
+//! decision.
+//!
+//! The toc is stream-parsed (the real one is about 23 MB). Its `<modified>` stamp is the
+//! nightly signal: a decision whose stamp equals the stored one is not requested at all.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::Result;
+use quick_xml::events::Event;
+use serde::{Deserialize, Serialize};
+
+use crate::CrawlSummary;
+use crate::catalog::{Catalog, TocItem};
+use crate::crawl::{CrawlCtx, DocRequest};
+use crate::fetch::Fetcher;
+use crate::gii::{join_url, link_path};
+use crate::raw::RawStore;
+
+pub const SOURCE: &str = "rii";
+pub const DEFAULT_BASE_URL: &str = "https://www.rechtsprechung-im-internet.de";
+const TOC_KEY: &str = "rii-toc.xml";
+
+/// The per-decision metadata the toc gives (stored as the toc item's `extra` JSON).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RiiTocEntry {
+    pub gericht: String,
+    pub entsch_datum: String,
+    pub aktenzeichen: String,
+    pub link: String,
+    pub modified: String,
+}
+
+/// `…/jb-KVRE427811801.zip` → `KVRE427811801`.
+pub fn doknr_from_link(link: &str) -> Option<String> {
+    let name = link_path(link).rsplit('/').next()?;
+    let doknr = name.strip_prefix("jb-")?.strip_suffix(".zip")?;
+    let ok = !doknr.is_empty() && doknr.bytes().all(|b| b.is_ascii_alphanumeric());
+    ok.then(|| doknr.to_string())
+}
+
+/// Parses `rii-toc.xml` into toc items (key = DOKNR). Items without a usable link are
+/// returned with the reason.
+pub fn parse_toc(xml: &[u8]) -> Result<(Vec<TocItem>, crate::gii::RejectedItems)> {
+    let mut reader = quick_xml::Reader::from_reader(xml);
+    let mut items = Vec::new();
+    let mut rejected = Vec::new();
+    let mut buf = Vec::new();
+    let mut cur = RiiTocEntry::default();
+    let mut field: Option<Vec<u8>> = None;
+    let mut in_item = false;
+    loop {
+        match reader.read_event_into(&mut buf) {
+            Ok(Event::Start(e)) => {
+                let name = e.name().as_ref().to_vec();
+                if name == b"item" {
+                    in_item = true;
+                    cur = RiiTocEntry::default();
+                } else if in_item {
+                    field = Some(name);
+                }
+            }
+            Ok(Event::Text(t)) => {
+                if let Some(f) = &field {
+                    let s = t.unescape().map_err(|e| anyhow::anyhow!("rii-toc.xml: bad text: {e}"))?;
+                    let target = match f.as_slice() {
+                        b"gericht" => &mut cur.gericht,
+                        b"entsch-datum" => &mut cur.entsch_datum,
+                        b"aktenzeichen" => &mut cur.aktenzeichen,
+                        b"link" => &mut cur.link,
+                        b"modified" => &mut cur.modified,
+                        _ => continue,
+                    };
+                    target.push_str(&s);
+                }
+            }
+            Ok(Event::End(e)) => {
+                if e.name().as_ref() == b"item" {
+                    in_item = false;
+                    for s in [
+                        &mut cur.gericht,
+                        &mut cur.entsch_datum,
+                        &mut cur.aktenzeichen,
+                        &mut cur.link,
+                        &mut cur.modified,
+                    ] {
+                        *s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+                    }
+                    match doknr_from_link(&cur.link) {
+                        Some(doknr) => items.push(TocItem {
+                            key: doknr,
+                            title: format!("{} {} {}", cur.gericht, cur.entsch_datum, cur.aktenzeichen),
+                            link: cur.link.clone(),
+                            extra: Some(serde_json::to_string(&cur)?),
+                        }),
+                        None => rejected
+                            .push((cur.link.clone(), format!("toc link names no jb-<DOKNR>.zip: {:?}", cur.link))),
+                    }
+                }
+                field = None;
+            }
+            Ok(Event::Eof) => break,
+            Ok(_) => {}
+            Err(e) => anyhow::bail!("rii-toc.xml is not well-formed XML at byte {}: {e}", reader.buffer_position()),
+        }
+        buf.clear();
+    }
+    Ok((items, rejected))
+}
+
+/// Crawls the rii toc and every decision zip it lists into `raw/rii/`.
+pub async fn crawl(
+    data_dir: &Path,
+    base_url: &str,
+    fetcher: Arc<Fetcher>,
+    limit: Option<usize>,
+) -> Result<CrawlSummary> {
+    let mut catalog = Catalog::open(data_dir)?;
+    let raw = RawStore::new(data_dir, SOURCE);
+    let run_id = catalog.start_run("ingest", Some(SOURCE))?;
+    let mut summary = CrawlSummary::new(SOURCE, run_id);
+
+    let toc = DocRequest { key: TOC_KEY.into(), url: join_url(base_url, "/rii-toc.xml"), source_modified: None };
+    let mut toc_summary = CrawlSummary::new(SOURCE, run_id);
+    let toc_bytes = {
+        let ctx = CrawlCtx { catalog: &catalog, raw: &raw, run_id, source: SOURCE };
+        ctx.fetch_one(&fetcher, &toc, "xml", &mut toc_summary).await?
+    };
+    summary.bytes += toc_summary.bytes;
+    let Some(toc_bytes) = toc_bytes else {
+        let reason = toc_summary.first_failures.first().map(|f| f.1.clone()).unwrap_or_default();
+        summary.outage = Some(format!("table of contents unreachable: {}: {reason}", toc.url));
+        summary.finish(&catalog)?;
+        return Ok(summary);
+    };
+    summary.toc_changed = Some(toc_summary.changed > 0);
+    let (mut items, rejected) = parse_toc(&toc_bytes)?;
+    for (link, reason) in &rejected {
+        catalog.record_problem(Some(run_id), SOURCE, link, "ingest", reason)?;
+        summary.rejected += 1;
+    }
+    if let Some(n) = limit {
+        items.truncate(n);
+    }
+    catalog.replace_toc(SOURCE, &items)?;
+    summary.toc_items = items.len();
+
+    let reqs = items
+        .iter()
+        .map(|it| {
+            let entry: Option<RiiTocEntry> = it.extra.as_deref().and_then(|e| serde_json::from_str(e).ok());
+            DocRequest {
+                key: it.key.clone(),
+                url: join_url(base_url, link_path(&it.link)),
+                source_modified: entry.map(|e| e.modified).filter(|m| !m.is_empty()),
+            }
+        })
+        .collect();
+    let ctx = CrawlCtx { catalog: &catalog, raw: &raw, run_id, source: SOURCE };
+    ctx.fetch_all(fetcher, reqs, "zip", "rii decisions", &mut summary).await?;
+    summary.finish(&catalog)?;
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toc_items_keep_court_date_file_number_and_stamp() {
+        let xml = br#"<?xml version="1.0" encoding="utf-8"?>
+<items>
+<item><gericht>BVerfG 2. Senat</gericht><entsch-datum>20180822</entsch-datum><aktenzeichen>2 BvQ 53/18</aktenzeichen>
+<link>http://www.rechtsprechung-im-internet.de/jportal/docs/bsjrs/jb-KVRE427811801.zip</link><modified>2018-09-05T10:00:00Z</modified></item>
+<item><gericht>BFH</gericht><link>http://x/no-zip-here</link></item>
+</items>"#;
+        let (items, rejected) = parse_toc(xml).unwrap();
+        assert_eq!(items.len(), 1);
+        assert_eq!(items[0].key, "KVRE427811801");
+        let e: RiiTocEntry = serde_json::from_str(items[0].extra.as_deref().unwrap()).unwrap();
+        assert_eq!(e.gericht, "BVerfG 2. Senat");
+        assert_eq!(e.aktenzeichen, "2 BvQ 53/18");
+        assert_eq!(e.modified, "2018-09-05T10:00:00Z");
+        assert_eq!(rejected.len(), 1);
+        assert!(parse_toc(b"<items><item><link>x</link></items>").is_err());
+    }
+}

@@ -1,0 +1,1124 @@
+//! Decision tools: `search_decisions`, `get_decision`, `filter_cases`, `list_courts`,
+//! `get_court`, `list_facets`, `cross_type_search`, `get_similar_cases`.
+//! One function per capability; MCP and REST both call these.
+//!
+//! Honesty rules (seed 002): totals say what they count (`total_basis`); every filter that ran
+//! is echoed in `filters_applied`; an empty result under a court or document-type filter says
+//! whether the value exists at all (`filter_vocabulary`); null means "not recorded".
+
+use std::collections::{BTreeMap, HashSet};
+use std::ops::Bound;
+
+use extract::courts::fold;
+use index::Generation;
+use index::decision_writer::date_number;
+use index::store::{ecli_norm, file_number_norm};
+use rusqlite::{params, params_from_iter};
+use serde_json::{Map, Value, json};
+use tantivy::collector::{Count, DocSetCollector, TopDocs};
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, RangeQuery, TermQuery};
+use tantivy::schema::{IndexRecordOption, Term, Value as _};
+use tantivy::snippet::SnippetGenerator;
+use tantivy::{DocAddress, Searcher, TantivyDocument};
+
+use crate::answer::{ErrorCode, ToolError};
+use crate::args::Args;
+use crate::laws::{query_words, slice_chars, snippet};
+
+pub const PAGE_SIZE_MAX: i64 = 20;
+pub const PAGE_MAX: i64 = 10;
+
+/// A decision row of the store (without its text).
+#[derive(Debug, Clone)]
+pub struct Decision {
+    pub id: i64,
+    pub ext_id: String,
+    pub court: Option<Value>,
+    pub court_name_raw: Option<String>,
+    pub chamber: Option<String>,
+    pub date: Option<String>,
+    pub date_confidence: String,
+    pub ecli: Option<String>,
+    pub ecli_date_agrees: Option<bool>,
+    pub document_type: Option<String>,
+    pub title: Option<String>,
+    pub file_numbers: Vec<String>,
+    pub text_length: i64,
+}
+
+const DEC_COLS: &str = "d.id, d.ext_id, d.court_name_raw, d.chamber, d.date, d.date_confidence, d.ecli, \
+     d.ecli_date_agrees, d.document_type, d.title, d.file_numbers, d.text_length, \
+     c.name, c.court_type, c.branch, c.level, c.land, c.ecli_code";
+const DEC_FROM: &str = "decisions d LEFT JOIN courts c ON c.id = d.court_id";
+
+fn decision_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Decision> {
+    let court_name: Option<String> = r.get(12)?;
+    let court = match court_name {
+        Some(name) => Some(json!({
+            "name": name,
+            "type": r.get::<_, Option<String>>(13)?,
+            "branch": r.get::<_, String>(14)?,
+            "level": r.get::<_, Option<i64>>(15)?,
+            "land": r.get::<_, Option<String>>(16)?,
+            "ecli_code": r.get::<_, Option<String>>(17)?,
+        })),
+        None => None,
+    };
+    Ok(Decision {
+        id: r.get(0)?,
+        ext_id: r.get(1)?,
+        court,
+        court_name_raw: r.get(2)?,
+        chamber: r.get(3)?,
+        date: r.get(4)?,
+        date_confidence: r.get(5)?,
+        ecli: r.get(6)?,
+        ecli_date_agrees: r.get(7)?,
+        document_type: r.get(8)?,
+        title: r.get(9)?,
+        file_numbers: serde_json::from_str(&r.get::<_, String>(10)?).unwrap_or_default(),
+        text_length: r.get(11)?,
+    })
+}
+
+impl Decision {
+    pub fn summary(&self) -> Value {
+        json!({
+            "id": self.ext_id,
+            "aktenzeichen": self.file_numbers.first(),
+            "file_numbers": self.file_numbers,
+            "court": self.court,
+            "court_name_as_given": self.court_name_raw,
+            "chamber": self.chamber,
+            "date": self.date,
+            "date_confidence": self.date_confidence,
+            "ecli": self.ecli,
+            "document_type": self.document_type,
+            "title": self.title,
+            "fundstelle": Value::Null,
+        })
+    }
+}
+
+fn decisions_where(g: &Generation, cond: &str, args: &[&dyn rusqlite::ToSql]) -> Result<Vec<Decision>, ToolError> {
+    Ok(g.store.with(|c| {
+        let mut st = c.prepare(&format!("SELECT {DEC_COLS} FROM {DEC_FROM} WHERE {cond}"))?;
+        let rows = st.query_map(args, decision_from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    })?)
+}
+
+pub fn decision_by_id(g: &Generation, id: i64) -> Result<Decision, ToolError> {
+    decisions_where(g, "d.id = ?1", &[&id])?.pop().ok_or_else(|| ToolError::internal(format!("decision {id} missing")))
+}
+
+/// Court filter value → the folded keys the index holds; a court matches all its chambers.
+fn court_filter_key(court: &str) -> String {
+    // `BFH 10. Senat` filters the whole court: chambers are not part of the canonical court.
+    match extract::courts::CourtTable::shipped().canonical(court) {
+        Some(c) if c.in_reference_table => fold(&c.name),
+        _ => fold(court),
+    }
+}
+
+/// The filters every decision search shares.
+#[derive(Debug, Default, Clone)]
+struct Filters {
+    court: Option<String>,
+    branch: Option<String>,
+    document_type: Option<String>,
+    date_from: Option<String>,
+    date_to: Option<String>,
+}
+
+const BRANCHES: &[&str] =
+    &["ordentlich", "verwaltung", "sozial", "arbeit", "finanz", "verfassung", "patent", "unbekannt"];
+
+fn parse_date_arg(a: &Args<'_>, name: &str) -> Result<Option<String>, ToolError> {
+    let Some(v) = a.str_opt(name, 20)?.filter(|s| !s.trim().is_empty()) else { return Ok(None) };
+    let v = v.trim().to_string();
+    let v = if v.len() == 4 && v.bytes().all(|b| b.is_ascii_digit()) {
+        if name.ends_with("to") { format!("{v}-12-31") } else { format!("{v}-01-01") }
+    } else {
+        v
+    };
+    if date_number(&v).is_none() {
+        return Err(ToolError::invalid(
+            format!("{name} must be a date YYYY-MM-DD (or a year YYYY), got {v:?}"),
+            "Example: date_from=\"2015-01-01\", date_to=\"2020\".",
+        ));
+    }
+    Ok(Some(v))
+}
+
+impl Filters {
+    fn from_args(a: &Args<'_>) -> Result<Filters, ToolError> {
+        let f = Filters {
+            court: a.str_opt("court", 200)?.filter(|s| !s.trim().is_empty()),
+            branch: a.str_opt("branch", 40)?.filter(|s| !s.trim().is_empty()).map(|s| s.trim().to_lowercase()),
+            document_type: a.str_opt("document_type", 100)?.filter(|s| !s.trim().is_empty()),
+            date_from: parse_date_arg(a, "date_from")?,
+            date_to: parse_date_arg(a, "date_to")?,
+        };
+        if let Some(b) = &f.branch
+            && !BRANCHES.contains(&b.as_str())
+        {
+            return Err(ToolError::invalid(
+                format!("unknown branch {b:?}"),
+                format!("Use one of: {}.", BRANCHES.join(", ")),
+            ));
+        }
+        if let (Some(a), Some(b)) = (&f.date_from, &f.date_to)
+            && a > b
+        {
+            return Err(ToolError::invalid("date_from is after date_to", "Swap them or widen the range."));
+        }
+        Ok(f)
+    }
+
+    fn applied(&self) -> Value {
+        let mut m = Map::new();
+        if let Some(c) = &self.court {
+            m.insert(
+                "court".into(),
+                json!({"given": c, "matches_key": court_filter_key(c), "includes_all_chambers": true}),
+            );
+        }
+        for (k, v) in [
+            ("branch", &self.branch),
+            ("document_type", &self.document_type),
+            ("date_from", &self.date_from),
+            ("date_to", &self.date_to),
+        ] {
+            if let Some(v) = v {
+                m.insert(k.into(), json!(v));
+            }
+        }
+        Value::Object(m)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.court.is_none()
+            && self.branch.is_none()
+            && self.document_type.is_none()
+            && self.date_from.is_none()
+            && self.date_to.is_none()
+    }
+
+    fn clauses(&self, g: &Generation) -> Vec<(Occur, Box<dyn Query>)> {
+        let f = g.decision_fields;
+        let term = |field, v: &str| -> Box<dyn Query> {
+            Box::new(TermQuery::new(Term::from_field_text(field, v), IndexRecordOption::Basic))
+        };
+        let mut out: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        if let Some(c) = &self.court {
+            out.push((Occur::Must, term(f.court, &court_filter_key(c))));
+        }
+        if let Some(b) = &self.branch {
+            out.push((Occur::Must, term(f.branch, b)));
+        }
+        if let Some(t) = &self.document_type {
+            out.push((Occur::Must, term(f.document_type, &fold(t))));
+        }
+        if self.date_from.is_some() || self.date_to.is_some() {
+            let bound = |d: &Option<String>| match d.as_deref().and_then(date_number) {
+                Some(n) => Bound::Included(Term::from_field_i64(f.date, n)),
+                None => Bound::Unbounded,
+            };
+            out.push((Occur::Must, Box::new(RangeQuery::new(bound(&self.date_from), bound(&self.date_to)))));
+        }
+        out
+    }
+
+    /// For an empty result: does each filter value exist at all, and what is close to it?
+    fn vocabulary(&self, g: &Generation) -> Result<Option<Value>, ToolError> {
+        let mut m = Map::new();
+        if let Some(c) = &self.court {
+            let key = court_filter_key(c);
+            let held: Vec<(String, i64)> = g.store.with(|conn| {
+                let mut st = conn.prepare("SELECT name, citation_name, court_type, ecli_code, level, decision_count FROM courts WHERE decision_count > 0")?;
+                let rows = st
+                    .query_map([], |r| {
+                        Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?, r.get::<_, Option<String>>(2)?, r.get::<_, Option<String>>(3)?, r.get::<_, Option<i64>>(4)?, r.get::<_, i64>(5)?))
+                    })?
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                Ok(rows
+                    .into_iter()
+                    .filter(|(name, cit, ty, ecli, level, _)| {
+                        let mut keys = vec![fold(name)];
+                        keys.extend(cit.iter().chain(ecli.iter()).map(|s| fold(s)));
+                        if matches!(level, Some(0) | Some(1)) {
+                            keys.extend(ty.iter().map(|s| fold(s)));
+                        }
+                        keys.iter().any(|k| k == &key || k.contains(&key) || key.contains(k.as_str()))
+                    })
+                    .map(|(name, .., n)| (name, n))
+                    .collect())
+            })?;
+            let exact = held.iter().any(|(n, _)| fold(n) == key);
+            m.insert(
+                "court".into(),
+                json!({
+                    "given": c,
+                    "status": if exact { "matched" } else { "unmatched" },
+                    "suggestions": held.iter().take(10).map(|(n, k)| json!({"court": n, "decisions": k})).collect::<Vec<_>>(),
+                }),
+            );
+        }
+        if let Some(t) = &self.document_type {
+            let types: Vec<(String, i64)> = g.store.with(|conn| {
+                let mut st = conn.prepare("SELECT document_type, COUNT(*) FROM decisions WHERE document_type IS NOT NULL GROUP BY document_type ORDER BY COUNT(*) DESC")?;
+                let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<Vec<_>>>()?;
+                Ok(rows)
+            })?;
+            let exact = types.iter().any(|(n, _)| fold(n) == fold(t));
+            m.insert(
+                "document_type".into(),
+                json!({
+                    "given": t,
+                    "status": if exact { "matched" } else { "unmatched" },
+                    "values_held": types.iter().map(|(n, k)| json!({"document_type": n, "decisions": k})).collect::<Vec<_>>(),
+                }),
+            );
+        }
+        Ok((!m.is_empty()).then_some(Value::Object(m)))
+    }
+}
+
+/// True when the whole query is one Aktenzeichen (`VIII ZR 231/07`, `7 C 2.11`,
+/// `B 1 KR 2/20 R`, `2 BvQ 53/18`, `I-5 U 12/19`).
+pub fn looks_like_file_number(q: &str) -> bool {
+    let toks: Vec<&str> = q.split_whitespace().collect();
+    if toks.len() < 2 || toks.len() > 6 || q.len() > 40 {
+        return false;
+    }
+    let is_num_year = |t: &str| {
+        let t = t.trim_end_matches(['.', ',']);
+        let parts: Vec<&str> = t.split(['/', '.']).collect();
+        parts.len() == 2
+            && !parts[0].is_empty()
+            && parts[0].bytes().all(|b| b.is_ascii_digit())
+            && (2..=4).contains(&parts[1].len())
+            && parts[1].bytes().all(|b| b.is_ascii_digit())
+    };
+    let has_register = toks.iter().any(|t| t.chars().next().is_some_and(char::is_alphabetic));
+    toks.iter().any(|t| is_num_year(t))
+        && has_register
+        && toks.iter().all(|t| t.chars().all(|c| c.is_alphanumeric() || "-/.()".contains(c)))
+}
+
+pub fn looks_like_ecli(q: &str) -> bool {
+    let q = q.trim();
+    q.len() > 10 && q[..5.min(q.len())].eq_ignore_ascii_case("ECLI:") && !q.contains(char::is_whitespace)
+}
+
+/// The distinct decision ids among every passage matching `q`.
+fn matching_decisions(searcher: &Searcher, g: &Generation, q: &dyn Query) -> Result<Vec<u64>, ToolError> {
+    let docs = searcher.search(q, &DocSetCollector)?;
+    let mut seen = HashSet::new();
+    let mut by_segment: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for DocAddress { segment_ord, doc_id } in docs {
+        by_segment.entry(segment_ord).or_default().push(doc_id);
+    }
+    let mut ids = Vec::new();
+    for (seg, docs) in by_segment {
+        let reader = searcher.segment_reader(seg);
+        let col = reader.fast_fields().u64("decision_id").map_err(|e| ToolError::internal(e))?;
+        for d in docs {
+            if let Some(v) = col.first(d)
+                && seen.insert(v)
+            {
+                ids.push(v);
+            }
+        }
+    }
+    let _ = g;
+    Ok(ids)
+}
+
+struct Hit {
+    decision_id: u64,
+    score: f32,
+    passages: Vec<(TantivyDocument, f32)>,
+}
+
+/// Best passages per decision, decisions in order of their best passage.
+fn ranked_hits(searcher: &Searcher, g: &Generation, q: &dyn Query, want: usize) -> Result<Vec<Hit>, ToolError> {
+    let f = g.decision_fields;
+    let mut limit = (want * 8).max(50);
+    loop {
+        let top = searcher.search(q, &TopDocs::with_limit(limit).order_by_score())?;
+        let exhausted = top.len() < limit;
+        let mut hits: Vec<Hit> = Vec::new();
+        for (score, addr) in top {
+            let doc: TantivyDocument = searcher.doc(addr)?;
+            let did = doc.get_first(f.decision_id).and_then(|v| v.as_u64()).unwrap_or(0);
+            match hits.iter_mut().find(|h| h.decision_id == did) {
+                Some(h) if h.passages.len() < 3 => h.passages.push((doc, score)),
+                Some(_) => {}
+                None => hits.push(Hit { decision_id: did, score, passages: vec![(doc, score)] }),
+            }
+        }
+        if hits.len() >= want || exhausted || limit >= 20_000 {
+            return Ok(hits);
+        }
+        limit *= 4;
+    }
+}
+
+fn page_args(a: &Args<'_>) -> Result<(usize, usize), ToolError> {
+    let page = a.int("page", 1, 1, PAGE_MAX)? as usize;
+    let size = a.int("page_size", 10, 1, PAGE_SIZE_MAX)? as usize;
+    Ok((page, size))
+}
+
+fn snippet_of(
+    gen_: &mut Option<SnippetGenerator>,
+    g: &Generation,
+    doc: &TantivyDocument,
+    fallback_chars: usize,
+) -> Value {
+    let f = g.decision_fields;
+    let text = doc.get_first(f.text).and_then(|v| v.as_str()).unwrap_or("");
+    let rn_from = doc.get_first(f.rn_from).and_then(|v| v.as_u64()).unwrap_or(0);
+    let rn_to = doc.get_first(f.rn_to).and_then(|v| v.as_u64()).unwrap_or(0);
+    let section = doc.get_first(f.section).and_then(|v| v.as_str());
+    let (frag, highlights) = match gen_.as_mut().map(|s| s.snippet(text)) {
+        Some(s) if !s.fragment().trim().is_empty() => {
+            let frag = s.fragment().to_string();
+            let to_chars = |b: usize| frag[..b.min(frag.len())].chars().count();
+            let h: Vec<[usize; 2]> = s.highlighted().iter().map(|r| [to_chars(r.start), to_chars(r.end)]).collect();
+            (frag, h)
+        }
+        _ => (slice_chars(text, 0, fallback_chars), Vec::new()),
+    };
+    json!({
+        "text": frag,
+        "highlights": highlights,
+        "randnummer": if rn_from == 0 { Value::Null } else if rn_from == rn_to { json!(rn_from) } else { json!([rn_from, rn_to]) },
+        "section": section,
+    })
+}
+
+/// `search_decisions(query, court?, branch?, document_type?, date_from?, date_to?, sort?, page?, page_size?)`.
+pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
+    let query = a.str_req("query", 500)?;
+    let filters = Filters::from_args(a)?;
+    let sort = a.str_opt("sort", 20)?.unwrap_or_else(|| "relevance".into());
+    if !matches!(sort.as_str(), "relevance" | "date") {
+        return Err(ToolError::invalid(
+            format!("unknown sort {sort:?}"),
+            "Use sort=\"relevance\" or sort=\"date\" (newest first).",
+        ));
+    }
+    let (page, size) = page_args(a)?;
+    let mut out = Map::new();
+    out.insert("query".into(), json!(query));
+    out.insert("filters_applied".into(), filters.applied());
+    out.insert("sort".into(), json!(sort));
+    out.insert("page".into(), json!(page));
+    out.insert("page_size".into(), json!(size));
+
+    let trimmed = query.trim();
+    if looks_like_ecli(trimmed) || looks_like_file_number(trimmed) {
+        // Exact keyword mode: the query is an identifier throughout.
+        let (mode, mut found) = if looks_like_ecli(trimmed) {
+            ("exact_ecli", decisions_where(g, "upper(replace(d.ecli, ' ', '')) = ?1", &[&ecli_norm(trimmed)])?)
+        } else {
+            let n = file_number_norm(trimmed);
+            (
+                "exact_file_number",
+                decisions_where(
+                    g,
+                    "d.id IN (SELECT decision_id FROM decision_file_numbers WHERE fn_norm = ?1)",
+                    &[&n],
+                )?,
+            )
+        };
+        found.retain(|d| passes_sql_filters(d, &filters));
+        sort_decisions(&mut found, &sort);
+        let total = found.len();
+        let rows: Vec<Value> = found
+            .iter()
+            .skip((page - 1) * size)
+            .take(size)
+            .map(|d| {
+                let mut r = d.summary();
+                r["matched_by"] = json!(mode);
+                r["snippets"] = json!([]);
+                r
+            })
+            .collect();
+        out.insert("mode".into(), json!(mode));
+        out.insert(
+            "mode_note".into(),
+            json!("The query is an identifier throughout, so it was looked up exactly, not searched as words."),
+        );
+        finish_page(&mut out, total, "decisions_with_this_identifier_after_filters", page, size, rows);
+        if total == 0 && !filters.is_empty() {
+            if let Some(v) = filters.vocabulary(g)? {
+                out.insert("filter_vocabulary".into(), v);
+            }
+        }
+        return Ok(out);
+    }
+
+    let words = query_words(&query);
+    if words.is_empty() {
+        return Err(ToolError::invalid(
+            "the query has no searchable words",
+            "Send words, an Aktenzeichen or an ECLI, e.g. \"Betriebsgeheimnis\".",
+        ));
+    }
+    let f = g.decision_fields;
+    let word_query = |w: &str| -> Box<dyn Query> {
+        let clauses: Vec<(Occur, Box<dyn Query>)> = [(f.text, 1.0f32), (f.heading, 2.0)]
+            .iter()
+            .map(|(field, boost)| {
+                let tq = TermQuery::new(Term::from_field_text(*field, w), IndexRecordOption::WithFreqs);
+                (Occur::Should, Box::new(BoostQuery::new(Box::new(tq), *boost)) as Box<dyn Query>)
+            })
+            .collect();
+        Box::new(BooleanQuery::new(clauses))
+    };
+    let build = |occur: Occur| -> BooleanQuery {
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = words.iter().map(|w| (occur, word_query(w))).collect();
+        clauses.extend(filters.clauses(g));
+        BooleanQuery::new(clauses)
+    };
+    let searcher = g.decisions_reader.searcher();
+    let mut match_mode = "all_terms_in_one_passage";
+    let mut q = build(Occur::Must);
+    let mut ids = matching_decisions(&searcher, g, &q)?;
+    if ids.is_empty() && words.len() > 1 {
+        q = build(Occur::Should);
+        ids = matching_decisions(&searcher, g, &q)?;
+        match_mode = "any_term";
+    }
+    let total = ids.len();
+    let mut gen_ = SnippetGenerator::create(&searcher, &q, f.text).ok();
+    if let Some(s) = gen_.as_mut() {
+        s.set_max_num_chars(240);
+    }
+    let mut rows = Vec::new();
+    let start = (page - 1) * size;
+    if sort == "date" {
+        let mut ds: Vec<Decision> = Vec::new();
+        for id in &ids {
+            ds.push(decision_by_id(g, *id as i64)?);
+        }
+        sort_decisions(&mut ds, "date");
+        for d in ds.iter().skip(start).take(size) {
+            let term = TermQuery::new(Term::from_field_u64(f.decision_id, d.id as u64), IndexRecordOption::Basic);
+            let within = BooleanQuery::new(vec![
+                (Occur::Must, Box::new(q.clone()) as Box<dyn Query>),
+                (Occur::Must, Box::new(term)),
+            ]);
+            let best = searcher.search(&within, &TopDocs::with_limit(2).order_by_score())?;
+            let snippets: Vec<Value> = best
+                .iter()
+                .map(|(_, addr)| searcher.doc::<TantivyDocument>(*addr).map(|doc| snippet_of(&mut gen_, g, &doc, 240)))
+                .collect::<tantivy::Result<_>>()?;
+            let mut r = d.summary();
+            r["matched_by"] = json!("text_match");
+            r["snippets"] = json!(snippets);
+            rows.push(r);
+        }
+    } else {
+        let hits = ranked_hits(&searcher, g, &q, start + size)?;
+        for h in hits.into_iter().skip(start).take(size) {
+            let d = decision_by_id(g, h.decision_id as i64)?;
+            let mut r = d.summary();
+            r["matched_by"] = json!("text_match");
+            r["score"] = json!(h.score);
+            r["snippets"] =
+                json!(h.passages.iter().map(|(doc, _)| snippet_of(&mut gen_, g, doc, 240)).collect::<Vec<_>>());
+            rows.push(r);
+        }
+    }
+    out.insert("mode".into(), json!("keyword"));
+    out.insert("match_mode".into(), json!(match_mode));
+    let basis = if match_mode == "any_term" {
+        "decisions_with_a_passage_containing_any_query_word"
+    } else {
+        "decisions_with_a_passage_containing_every_query_word"
+    };
+    finish_page(&mut out, total, basis, page, size, rows);
+    if total == 0
+        && !filters.is_empty()
+        && let Some(v) = filters.vocabulary(g)?
+    {
+        out.insert("filter_vocabulary".into(), v);
+    }
+    out.insert("scope".into(), json!("court decisions only; laws are searched by search_laws"));
+    Ok(out)
+}
+
+fn finish_page(out: &mut Map<String, Value>, total: usize, basis: &str, page: usize, size: usize, rows: Vec<Value>) {
+    let end = page * size;
+    out.insert("total".into(), json!(total));
+    out.insert("total_basis".into(), json!(basis));
+    out.insert("returned".into(), json!(rows.len()));
+    out.insert("has_more".into(), json!(end < total && page < PAGE_MAX as usize));
+    if end < total && page >= PAGE_MAX as usize {
+        out.insert(
+            "paging_note".into(),
+            json!(format!("Only pages 1-{PAGE_MAX} are served; narrow the query or filters to reach the rest.")),
+        );
+    }
+    out.insert("results".into(), Value::Array(rows));
+}
+
+fn passes_sql_filters(d: &Decision, f: &Filters) -> bool {
+    let court_ok = f.court.as_ref().is_none_or(|c| {
+        let key = court_filter_key(c);
+        d.court.as_ref().is_some_and(|ct| {
+            let name = ct["name"].as_str().unwrap_or("");
+            let ty = ct["type"].as_str().unwrap_or("");
+            let level = ct["level"].as_i64();
+            fold(name) == key || (matches!(level, Some(0) | Some(1)) && fold(ty) == key)
+        })
+    });
+    let branch_ok = f
+        .branch
+        .as_ref()
+        .is_none_or(|b| d.court.as_ref().map(|c| c["branch"].as_str() == Some(b.as_str())).unwrap_or(b == "unbekannt"));
+    let type_ok =
+        f.document_type.as_ref().is_none_or(|t| d.document_type.as_deref().is_some_and(|x| fold(x) == fold(t)));
+    let from_ok = f.date_from.as_ref().is_none_or(|x| d.date.as_ref().is_some_and(|dd| dd >= x));
+    let to_ok = f.date_to.as_ref().is_none_or(|x| d.date.as_ref().is_some_and(|dd| dd <= x));
+    court_ok && branch_ok && type_ok && from_ok && to_ok
+}
+
+/// `date`: newest first, undated last; otherwise by id.
+fn sort_decisions(ds: &mut [Decision], sort: &str) {
+    if sort == "date" {
+        ds.sort_by(|a, b| b.date.cmp(&a.date).then(a.id.cmp(&b.id)));
+    } else {
+        ds.sort_by_key(|d| d.id);
+    }
+}
+
+/// Resolves an id, ECLI or Aktenzeichen (narrowed by court/date) to one decision.
+fn resolve_decision(g: &Generation, id: &str, court: Option<&str>, date: Option<&str>) -> Result<Decision, ToolError> {
+    let id = id.trim();
+    if let Some(d) = decisions_where(g, "d.ext_id = ?1", &[&id])?.pop() {
+        return Ok(d);
+    }
+    if looks_like_ecli(id) {
+        return decisions_where(g, "upper(replace(d.ecli, ' ', '')) = ?1", &[&ecli_norm(id)])?
+            .pop()
+            .ok_or_else(|| not_found(id));
+    }
+    let mut found = decisions_where(
+        g,
+        "d.id IN (SELECT decision_id FROM decision_file_numbers WHERE fn_norm = ?1)",
+        &[&file_number_norm(id)],
+    )?;
+    let filters = Filters {
+        court: court.map(str::to_string),
+        date_from: date.map(str::to_string),
+        date_to: date.map(str::to_string),
+        ..Default::default()
+    };
+    found.retain(|d| passes_sql_filters(d, &filters));
+    match found.len() {
+        0 => Err(not_found(id)),
+        1 => Ok(found.pop().expect("one")),
+        _ => Err(ToolError::new(
+            ErrorCode::DecisionAmbiguous,
+            format!("{} decisions are held under {id:?}", found.len()),
+            "Pass court and/or date (YYYY-MM-DD) to pick one, or use a candidate's id.",
+        )
+        .with("candidates", found.iter().map(Decision::summary).collect::<Vec<_>>())),
+    }
+}
+
+fn not_found(id: &str) -> ToolError {
+    ToolError::new(
+        ErrorCode::DecisionNotFound,
+        format!("no decision is held under {id:?}"),
+        "Pass an id from search_decisions, an Aktenzeichen as the court writes it (\"7 C 2.11\", \"VIII ZR 231/07\") or an ECLI; search_decisions finds decisions by words.",
+    )
+}
+
+/// `get_decision(id, court?, date?, offset?, length?, section?, rn_from?, rn_to?)`.
+pub fn get_decision(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
+    let id = a.str_req("id", 200)?;
+    let court = a.str_opt("court", 200)?.filter(|s| !s.trim().is_empty());
+    let date = parse_date_arg(a, "date")?;
+    let offset = a.int("offset", 0, 0, i64::MAX)?;
+    let length = a.int("length", 0, 0, i64::MAX)?;
+    let section = a.str_opt("section", 100)?.filter(|s| !s.trim().is_empty());
+    let rn_from = a.int("rn_from", 0, 0, 1_000_000)?;
+    let rn_to = a.int("rn_to", 0, 0, 1_000_000)?;
+    let d = resolve_decision(g, &id, court.as_deref(), date.as_deref())?;
+    type Extra = (String, String, String, String, Option<String>, String, String, String, Option<String>);
+    let (text, sections, rns, flags, norms, sources, notes, source_format, date_raw): Extra = g.store.with(|c| {
+        Ok(c.query_row(
+            "SELECT text, sections, randnummern, flags, norms_raw, sources, notes, source_format, date_raw FROM decisions WHERE id = ?1",
+            params![d.id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?)),
+        )?)
+    })?;
+    let sections: Vec<Value> = serde_json::from_str(&sections).unwrap_or_default();
+    let blocks: Vec<extract::decisions::RnBlock> = serde_json::from_str(&rns).unwrap_or_default();
+    let total = d.text_length as usize;
+    let mut out = Map::new();
+    out.insert("decision".into(), d.summary());
+    out.insert("ecli_date_agrees".into(), json!(d.ecli_date_agrees));
+    out.insert("date_as_given".into(), json!(date_raw));
+    out.insert("norms_as_given".into(), json!(norms));
+    out.insert("flags".into(), serde_json::from_str(&flags).unwrap_or(Value::Null));
+    out.insert("notes".into(), serde_json::from_str(&notes).unwrap_or(Value::Null));
+    out.insert("source_format".into(), json!(source_format));
+    out.insert("sources".into(), serde_json::from_str(&sources).unwrap_or(Value::Null));
+    out.insert("available_sections".into(), json!(sections));
+    out.insert(
+        "randnummern".into(),
+        json!({
+            "count": blocks.len(),
+            "first": blocks.first().map(|b| b.rn),
+            "last": blocks.last().map(|b| b.rn),
+            "printed_in_source": blocks.first().map(|b| b.printed),
+        }),
+    );
+    out.insert("total_length".into(), json!(total));
+    if let Some(name) = section {
+        let want = fold(&name);
+        let Some(s) = sections.iter().find(|s| {
+            s["name"].as_str().map(fold) == Some(want.clone()) || s["heading"].as_str().map(fold) == Some(want.clone())
+        }) else {
+            return Err(ToolError::new(
+                ErrorCode::SectionNotInDecision,
+                format!("this decision has no section {name:?}"),
+                "Pick one of available_sections (by name).",
+            )
+            .with("available_sections", sections.iter().map(|s| s["name"].clone()).collect::<Vec<_>>()));
+        };
+        let (start, end) = (s["start"].as_u64().unwrap_or(0) as usize, s["end"].as_u64().unwrap_or(0) as usize);
+        out.insert("section".into(), json!({"name": s["name"], "heading": s["heading"], "start": start, "end": end, "text": slice_chars(&text, start, end.saturating_sub(start).max(1))}));
+        return Ok(out);
+    }
+    if rn_from > 0 || rn_to > 0 {
+        let (lo, hi) = (rn_from.max(1) as u32, if rn_to > 0 { rn_to as u32 } else { rn_from as u32 });
+        if hi < lo {
+            return Err(ToolError::invalid("rn_to is before rn_from", "Pass rn_from <= rn_to."));
+        }
+        let chosen: Vec<&extract::decisions::RnBlock> = blocks.iter().filter(|b| b.rn >= lo && b.rn <= hi).collect();
+        let window = match (chosen.first(), chosen.last()) {
+            (Some(f), Some(l)) => json!({
+                "requested": [lo, hi],
+                "returned": [f.rn, l.rn],
+                "available": [blocks.first().map(|b| b.rn), blocks.last().map(|b| b.rn)],
+                "start": f.start,
+                "end": l.end,
+                "blocks": chosen.iter().map(|b| json!({"rn": b.rn, "printed": b.printed, "start": b.start, "end": b.end, "text": slice_chars(&text, b.start, (b.end - b.start).max(1))})).collect::<Vec<_>>(),
+            }),
+            _ => json!({
+                "requested": [lo, hi],
+                "returned": Value::Null,
+                "available": [blocks.first().map(|b| b.rn), blocks.last().map(|b| b.rn)],
+                "blocks": [],
+                "note": "No Randnummer of this decision lies in the requested range.",
+            }),
+        };
+        out.insert("randnummer_window".into(), window);
+        return Ok(out);
+    }
+    if offset == 0 && length == 0 {
+        out.insert("content".into(), json!(text));
+    } else {
+        out.insert("snippet".into(), snippet(&text, total, offset, length)?);
+    }
+    Ok(out)
+}
+
+/// `filter_cases(court?, branch?, document_type?, date_from?, date_to?, file_number?, ecli?, limit?, offset?)`.
+pub fn filter_cases(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
+    let filters = Filters::from_args(a)?;
+    let file_number = a.str_opt("file_number", 100)?.filter(|s| !s.trim().is_empty());
+    let ecli = a.str_opt("ecli", 100)?.filter(|s| !s.trim().is_empty());
+    let limit = a.int("limit", 20, 1, 100)? as usize;
+    let offset = a.int("offset", 0, 0, 1_000_000)? as usize;
+    let mut conds = vec!["1 = 1".to_string()];
+    let mut vals: Vec<String> = Vec::new();
+    if let Some(fnum) = &file_number {
+        vals.push(file_number_norm(fnum));
+        conds.push(format!("d.id IN (SELECT decision_id FROM decision_file_numbers WHERE fn_norm = ?{})", vals.len()));
+    }
+    if let Some(e) = &ecli {
+        vals.push(ecli_norm(e));
+        conds.push(format!("upper(replace(d.ecli, ' ', '')) = ?{}", vals.len()));
+    }
+    let mut ds: Vec<Decision> = g.store.with(|c| {
+        let mut st = c.prepare(&format!(
+            "SELECT {DEC_COLS} FROM {DEC_FROM} WHERE {} ORDER BY d.date DESC, d.id",
+            conds.join(" AND ")
+        ))?;
+        let rows =
+            st.query_map(params_from_iter(vals.iter()), decision_from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    })?;
+    ds.retain(|d| passes_sql_filters(d, &filters));
+    sort_decisions(&mut ds, "date");
+    let total = ds.len();
+    let rows: Vec<Value> = ds.iter().skip(offset).take(limit).map(Decision::summary).collect();
+    let mut out = Map::new();
+    let mut applied = filters.applied();
+    if let Some(x) = &file_number {
+        applied["file_number"] = json!(x);
+    }
+    if let Some(x) = &ecli {
+        applied["ecli"] = json!(x);
+    }
+    out.insert("filters_applied".into(), applied);
+    out.insert("total".into(), json!(total));
+    out.insert("total_basis".into(), json!("decisions_held_matching_every_filter"));
+    out.insert("offset".into(), json!(offset));
+    out.insert("limit".into(), json!(limit));
+    out.insert("has_more".into(), json!(offset + rows.len() < total));
+    out.insert("sort".into(), json!("date_desc_undated_last"));
+    if total == 0
+        && !filters.is_empty()
+        && let Some(v) = filters.vocabulary(g)?
+    {
+        out.insert("filter_vocabulary".into(), v);
+    }
+    out.insert("results".into(), Value::Array(rows));
+    Ok(out)
+}
+
+fn court_json(r: &rusqlite::Row<'_>) -> rusqlite::Result<Value> {
+    Ok(json!({
+        "name": r.get::<_, String>(0)?,
+        "type": r.get::<_, Option<String>>(1)?,
+        "branch": r.get::<_, String>(2)?,
+        "level": r.get::<_, Option<i64>>(3)?,
+        "land": r.get::<_, Option<String>>(4)?,
+        "city": r.get::<_, Option<String>>(5)?,
+        "ecli_code": r.get::<_, Option<String>>(6)?,
+        "citation_name": r.get::<_, Option<String>>(7)?,
+        "in_reference_table": r.get::<_, bool>(8)?,
+        "decisions_held": r.get::<_, i64>(9)?,
+        "earliest_decision": r.get::<_, Option<String>>(10)?,
+        "latest_decision": r.get::<_, Option<String>>(11)?,
+    }))
+}
+
+const COURT_COLS: &str = "name, court_type, branch, level, land, city, ecli_code, citation_name, in_reference_table, decision_count, earliest, latest";
+
+/// `list_courts(branch?, land?, level?, include_empty?, limit?, offset?)`.
+pub fn list_courts(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
+    let branch = a.str_opt("branch", 40)?.filter(|s| !s.is_empty()).map(|s| s.to_lowercase());
+    let land = a.str_opt("land", 10)?.filter(|s| !s.is_empty()).map(|s| s.to_uppercase());
+    let level = a.int("level", -1, -1, 4)?;
+    let include_empty = a.bool_opt("include_empty")?.unwrap_or(false);
+    let limit = a.int("limit", 100, 1, 2000)? as usize;
+    let offset = a.int("offset", 0, 0, 1_000_000)? as usize;
+    if let Some(b) = &branch
+        && !BRANCHES.contains(&b.as_str())
+    {
+        return Err(ToolError::invalid(
+            format!("unknown branch {b:?}"),
+            format!("Use one of: {}.", BRANCHES.join(", ")),
+        ));
+    }
+    let mut conds = vec!["1 = 1".to_string()];
+    let mut vals: Vec<Value> = Vec::new();
+    if let Some(b) = &branch {
+        vals.push(json!(b));
+        conds.push(format!("branch = ?{}", vals.len()));
+    }
+    if let Some(l) = &land {
+        let l = if l.starts_with("DE-") { l.clone() } else { format!("DE-{l}") };
+        vals.push(json!(l));
+        conds.push(format!("land = ?{}", vals.len()));
+    }
+    if level >= 0 {
+        vals.push(json!(level));
+        conds.push(format!("level = ?{}", vals.len()));
+    }
+    if !include_empty {
+        conds.push("decision_count > 0".into());
+    }
+    let sql_vals: Vec<rusqlite::types::Value> = vals
+        .iter()
+        .map(|v| match v {
+            Value::Number(n) => rusqlite::types::Value::Integer(n.as_i64().unwrap_or(0)),
+            other => rusqlite::types::Value::Text(other.as_str().unwrap_or("").to_string()),
+        })
+        .collect();
+    let rows: Vec<Value> = g.store.with(|c| {
+        let mut st = c.prepare(&format!(
+            "SELECT {COURT_COLS} FROM courts WHERE {} ORDER BY decision_count DESC, name",
+            conds.join(" AND ")
+        ))?;
+        let rows =
+            st.query_map(params_from_iter(sql_vals.iter()), court_json)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    })?;
+    let total = rows.len();
+    let page: Vec<Value> = rows.into_iter().skip(offset).take(limit).collect();
+    let mut out = Map::new();
+    out.insert(
+        "filters_applied".into(),
+        json!({"branch": branch, "land": land, "level": (level >= 0).then_some(level), "include_empty": include_empty}),
+    );
+    out.insert("total".into(), json!(total));
+    out.insert(
+        "total_basis".into(),
+        json!(if include_empty {
+            "courts_in_reference_table_or_held"
+        } else {
+            "courts_with_at_least_one_decision_held"
+        }),
+    );
+    out.insert("has_more".into(), json!(offset + page.len() < total));
+    out.insert("results".into(), Value::Array(page));
+    Ok(out)
+}
+
+/// `get_court(court)`: one court, its holdings and its decisions per year.
+pub fn get_court(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
+    let name = a.str_req("court", 200)?;
+    let key = court_filter_key(&name);
+    let court: Option<Value> = g.store.with(|c| {
+        let mut st = c.prepare(&format!("SELECT {COURT_COLS} FROM courts"))?;
+        let rows = st.query_map([], court_json)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows.into_iter().find(|r| {
+            let n = fold(r["name"].as_str().unwrap_or(""));
+            let fed = matches!(r["level"].as_i64(), Some(0) | Some(1));
+            n == key
+                || r["citation_name"].as_str().is_some_and(|x| fold(x) == key)
+                || r["ecli_code"].as_str().is_some_and(|x| fold(x) == key)
+                || (fed && r["type"].as_str().is_some_and(|x| fold(x) == key))
+        }))
+    })?;
+    let Some(court) = court else {
+        return Err(ToolError::new(
+            ErrorCode::CourtNotFound,
+            format!("no court is known as {name:?}"),
+            "Use list_courts to see the courts held (name, citation name or ECLI code).",
+        ));
+    };
+    let cname = court["name"].as_str().unwrap_or("").to_string();
+    let by_year: Vec<Value> = g.store.with(|c| {
+        let mut st = c.prepare(
+            "SELECT substr(d.date, 1, 4) AS y, COUNT(*) FROM decisions d JOIN courts c ON c.id = d.court_id
+             WHERE c.name = ?1 GROUP BY y ORDER BY y",
+        )?;
+        let rows = st
+            .query_map(params![cname], |r| {
+                Ok(json!({"year": r.get::<_, Option<String>>(0)?, "decisions": r.get::<_, i64>(1)?}))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    })?;
+    let mut out = Map::new();
+    out.insert("court".into(), court);
+    out.insert("decisions_by_year".into(), json!(by_year));
+    out.insert("note".into(), json!("Holdings count the decisions in this generation, not all the court ever decided; year null = undated decisions."));
+    Ok(out)
+}
+
+/// `list_facets(field, prefix?, limit?)`: value counts of court_name, court_branch or document_type.
+pub fn list_facets(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
+    let field = a.str_req("field", 40)?;
+    let prefix = a.str_opt("prefix", 100)?.unwrap_or_default();
+    let limit = a.int("limit", 50, 1, 1000)? as usize;
+    let sql = match field.as_str() {
+        "court_name" => "SELECT c.name, COUNT(*) FROM decisions d JOIN courts c ON c.id = d.court_id GROUP BY c.name",
+        "court_branch" => {
+            "SELECT COALESCE(c.branch, 'unbekannt'), COUNT(*) FROM decisions d LEFT JOIN courts c ON c.id = d.court_id GROUP BY 1"
+        }
+        "document_type" => {
+            "SELECT document_type, COUNT(*) FROM decisions WHERE document_type IS NOT NULL GROUP BY document_type"
+        }
+        other => {
+            return Err(ToolError::invalid(
+                format!("unknown facet field {other:?}"),
+                "Use field = court_name, court_branch or document_type.",
+            ));
+        }
+    };
+    let mut values: Vec<(String, i64)> = g.store.with(|c| {
+        let mut st = c.prepare(sql)?;
+        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    })?;
+    let p = fold(&prefix);
+    values.retain(|(v, _)| p.is_empty() || fold(v).starts_with(&p));
+    values.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let total_values = values.len();
+    let truncated = total_values > limit;
+    values.truncate(limit);
+    let (unrecorded,): (i64,) = g.store.with(|c| {
+        let q = match field.as_str() {
+            "court_name" => "SELECT COUNT(*) FROM decisions WHERE court_id IS NULL",
+            "document_type" => "SELECT COUNT(*) FROM decisions WHERE document_type IS NULL",
+            _ => "SELECT 0",
+        };
+        Ok(c.query_row(q, [], |r| Ok((r.get(0)?,)))?)
+    })?;
+    let mut out = Map::new();
+    out.insert("field".into(), json!(field));
+    out.insert("prefix".into(), json!(prefix));
+    out.insert(
+        "values".into(),
+        json!(values.iter().map(|(v, n)| json!({"value": v, "decisions": n})).collect::<Vec<_>>()),
+    );
+    out.insert("distinct_values".into(), json!(total_values));
+    out.insert("truncated".into(), json!(truncated));
+    out.insert("decisions_without_this_field".into(), json!(unrecorded));
+    Ok(out)
+}
+
+/// `cross_type_search(query, limit?, book_code?, court?, …)`: laws and decisions side by side.
+pub fn cross_type_search(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
+    let query = a.str_req("query", 500)?;
+    let limit = a.int("limit", 5, 1, 20)?;
+    let mut law_args = Map::new();
+    law_args.insert("query".into(), json!(query));
+    law_args.insert("limit".into(), json!(limit));
+    if let Some(b) = a.str_opt("book_code", 200)? {
+        law_args.insert("book_code".into(), json!(b));
+    }
+    let mut dec_args = Map::new();
+    dec_args.insert("query".into(), json!(query));
+    dec_args.insert("page_size".into(), json!(limit));
+    for k in ["court", "branch", "document_type", "date_from", "date_to"] {
+        if let Some(v) = a.str_opt(k, 200)? {
+            dec_args.insert(k.into(), json!(v));
+        }
+    }
+    let section = |r: Result<Map<String, Value>, ToolError>| match r {
+        Ok(m) => Value::Object(m),
+        Err(e) => Value::Object(e.payload()),
+    };
+    let laws = section(crate::laws::search_laws(g, &Args::new(&law_args)));
+    let decisions = section(search_decisions(g, &Args::new(&dec_args)));
+    let mut out = Map::new();
+    out.insert("query".into(), json!(query));
+    out.insert("laws".into(), laws);
+    out.insert("decisions".into(), decisions);
+    out.insert("note".into(), json!("Two separate sections, never merged or ranked against each other: book_code filters only laws; court, branch, document_type and dates filter only decisions."));
+    Ok(out)
+}
+
+/// `get_similar_cases(id, limit?)`: decisions whose passages share the most distinctive words.
+pub fn get_similar_cases(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
+    let id = a.str_req("id", 200)?;
+    let limit = a.int("limit", 5, 1, 20)? as usize;
+    let d = resolve_decision(g, &id, None, None)?;
+    let text: String =
+        g.store.with(|c| Ok(c.query_row("SELECT text FROM decisions WHERE id = ?1", params![d.id], |r| r.get(0))?))?;
+    let f = g.decision_fields;
+    let searcher = g.decisions_reader.searcher();
+    // Distinctive words: frequent in this text, rare in the corpus (tf-idf over the analyzer's terms).
+    let mut tf: BTreeMap<String, usize> = BTreeMap::new();
+    for w in query_words_all(&text) {
+        *tf.entry(w).or_default() += 1;
+    }
+    let n_docs = searcher.num_docs().max(1) as f64;
+    let mut scored: Vec<(f64, String)> = Vec::new();
+    for (w, n) in tf {
+        if w.chars().count() < 4 || w.chars().all(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        let df = searcher.doc_freq(&Term::from_field_text(f.text, &w))? as f64;
+        if df < 2.0 {
+            continue;
+        }
+        scored.push(((n as f64).sqrt() * (n_docs / df).ln(), w));
+    }
+    scored.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
+    scored.truncate(25);
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = scored
+        .iter()
+        .map(|(_, w)| {
+            (
+                Occur::Should,
+                Box::new(TermQuery::new(Term::from_field_text(f.text, w), IndexRecordOption::WithFreqs))
+                    as Box<dyn Query>,
+            )
+        })
+        .collect();
+    clauses.push((
+        Occur::MustNot,
+        Box::new(TermQuery::new(Term::from_field_u64(f.decision_id, d.id as u64), IndexRecordOption::Basic)),
+    ));
+    let rows = if scored.is_empty() {
+        Vec::new()
+    } else {
+        let q = BooleanQuery::new(clauses);
+        let hits = ranked_hits(&searcher, g, &q, limit)?;
+        let mut rows = Vec::new();
+        for h in hits.into_iter().take(limit) {
+            let mut r = decision_by_id(g, h.decision_id as i64)?.summary();
+            r["score"] = json!(h.score);
+            rows.push(r);
+        }
+        rows
+    };
+    let mut out = Map::new();
+    out.insert("decision".into(), d.summary());
+    out.insert("method".into(), json!("more-like-this: the decision's most distinctive words (tf-idf over the passage index), matched against other decisions' passages"));
+    out.insert("terms_used".into(), json!(scored.iter().map(|(_, w)| w).collect::<Vec<_>>()));
+    out.insert("results".into(), Value::Array(rows));
+    Ok(out)
+}
+
+/// Every index term of a text, repeats included.
+fn query_words_all(text: &str) -> Vec<String> {
+    use tantivy::tokenizer::TokenStream;
+    let mut analyzer = index::analysis::german_analyzer();
+    let mut out = Vec::new();
+    let mut ts = analyzer.token_stream(text);
+    while ts.advance() {
+        out.push(ts.token().text.clone());
+    }
+    out
+}
+
+/// Counts for `get_platform_info`.
+pub fn holdings(g: &Generation) -> Result<Value, ToolError> {
+    let (n, courts, earliest, latest, empty): (i64, i64, Option<String>, Option<String>, i64) = g.store.with(|c| {
+        Ok(c.query_row(
+            "SELECT (SELECT COUNT(*) FROM decisions), (SELECT COUNT(*) FROM courts WHERE decision_count > 0),
+                    (SELECT MIN(date) FROM decisions), (SELECT MAX(date) FROM decisions),
+                    (SELECT COUNT(*) FROM decisions WHERE text_length = 0)",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )?)
+    })?;
+    let _ = Count;
+    Ok(json!({
+        "status": if n > 0 { "ingested" } else { "none_held" },
+        "sources": ["rechtsprechung-im-internet.de (rii XML)", "Open Legal Data case dumps (JSON Lines)"],
+        "decisions": n,
+        "decisions_without_text": empty,
+        "courts_with_decisions": courts,
+        "date_range": {"earliest": earliest, "latest": latest},
+        "snapshot": g.manifest.sources.get("decisions"),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_are_told_from_words() {
+        for q in
+            ["VIII ZR 231/07", "7 C 2.11", "B 1 KR 2/20 R", "2 BvQ 53/18", "I-5 U 12/19", "20 F 1.10", "M 9 K 14.488"]
+        {
+            assert!(looks_like_file_number(q), "{q}");
+        }
+        for q in ["Betriebs- und Geschäftsgeheimnis", "§ 823 BGB", "Art. 20 GG", "Urteil 2019", "Nr 1/2"] {
+            assert!(!looks_like_file_number(q), "{q}");
+        }
+        assert!(looks_like_ecli("ECLI:DE:BVerfG:2018:qs20180822.2bvq005318"));
+        assert!(!looks_like_ecli("ECLI"));
+    }
+}
