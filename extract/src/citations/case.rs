@@ -300,7 +300,7 @@ impl<'a> Sc<'a> {
         // ECtHR application numbers: only after `Beschwerde-Nr.`, `Beschwerdenummer`, `no.`.
         let intro = match w {
             "Beschwerdenummer" | "Beschwerdenr" | "Individualbeschwerde" => Some(i + 1),
-            "no" | "No" | "Nr" if self.s(i + 1) == "." => {
+            "no" | "No" | "Nr" if self.s(i + 1) == "." && self.s(i + 3) == "/" && self.is_num(i + 2) => {
                 let egmr = (i.saturating_sub(25)..i)
                     .any(|k| matches!(self.s(k), "EGMR" | "Beschwerde" | "ECHR" | "Menschenrechte"));
                 egmr.then_some(i + 2)
@@ -313,6 +313,7 @@ impl<'a> Sc<'a> {
         let j = intro?;
         let j = if self.s(j) == "." { j + 1 } else { j };
         if self.is_num(j)
+            && self.s(j + 1) == "/"
             && (3..=6).contains(&self.s(j).len())
             && self.s(j + 1) == "/"
             && self.adj(j + 1)
@@ -685,6 +686,17 @@ impl<'a> Sc<'a> {
     /// A reporter citation at `i` (`BVerfGE 90, 22 (24)`, `NJW 2019, 1234, 1236`, `BStBl II
     /// 1972, 85`, `Buchholz 406.11 § 9 BauGB Nr. 74`), with follow-ups (`; 61, 138 (149)`).
     pub(super) fn reporter_case_at(&mut self, i: usize) -> Option<usize> {
+        // Cheap reject: a reporter is followed by its volume, or by the rest of a multi-token
+        // name (`BStBl II`, `BFH/NV`, `NJW-RR`, `GRUR Int.`, `Slg.`).
+        let next_ok = match self.kind(i + 1) {
+            Some(Kind::Num) => true,
+            Some(Kind::Punct) => self.adj(i + 1),
+            Some(Kind::Word) => matches!(self.s(i + 1), "I" | "II" | "III" | "Int" | "n"),
+            _ => false,
+        };
+        if !next_ok {
+            return None;
+        }
         let r = self.v.reporter_at(self.text, self.t, i)?;
         let abbrev = r.abbrev;
         let mut j = r.end_tok;

@@ -13,7 +13,7 @@
 //! ```
 
 use super::scan::Kind;
-use super::vocab::{FormKind, stem};
+use super::vocab::{BookMatch, FormKind, stem};
 use super::{Connector, LawCitation, LawName, LawUnit, Normenkette, RefusalReason, RefusedLookalike, Sc};
 
 /// One member while parsing (byte offsets).
@@ -136,6 +136,10 @@ pub(crate) fn is_court_abbrev(w: &str) -> bool {
 /// A word of a spelled-out law that the vocabulary lacks (`Sozialversicherungs-Rechengrößenverordnung`,
 /// `Anhörungsrügengesetzes`); `strict` excludes `…ordnung` (too many non-laws: `Rechtsordnung`).
 fn law_like_word(w: &str, strict: bool) -> bool {
+    // Cheap reject first: every accepted word is long and ends in z, h, g or a case ending.
+    if w.len() < 6 || !matches!(w.as_bytes()[w.len() - 1], b'z' | b'h' | b'g' | b's' | b'n' | b'e') {
+        return false;
+    }
     let s = stem(w);
     if !w.as_bytes()[0].is_ascii_uppercase() && !w.starts_with(['Ä', 'Ö', 'Ü']) {
         return false;
@@ -176,8 +180,7 @@ fn law_like_word(w: &str, strict: bool) -> bool {
 
 impl<'a> Sc<'a> {
     /// Law-first form `HGB § 59`, `GG Art 80 Abs 1`: a book directly before `§`/`Art NUM`.
-    pub(super) fn law_first_at(&mut self, i: usize) -> Option<usize> {
-        let b = self.v.book_at(self.text, self.t, i)?;
+    pub(super) fn law_first_at(&mut self, i: usize, b: BookMatch) -> Option<usize> {
         if b.kind == FormKind::Title || is_court_abbrev(self.s(i)) {
             return None;
         }
@@ -769,12 +772,15 @@ impl<'a> Sc<'a> {
     }
 
     /// A law named without a section: `Grundgesetzes`, `EMRK`, `SGB II`, `Atomgesetzes`.
-    pub(super) fn law_name_at(&mut self, i: usize) -> Option<usize> {
+    pub(super) fn law_name_at(&mut self, i: usize, book: Option<BookMatch>) -> Option<usize> {
         let w = self.s(i);
+        if book.is_none() && !law_like_word(w, true) && !(self.s(i + 1) == "-" && self.adj(i + 1)) {
+            return None;
+        }
         if is_court_abbrev(w) || contract_lookalike(w) {
             return None;
         }
-        let (canon, end, known) = match self.v.book_at(self.text, self.t, i) {
+        let (canon, end, known) = match book {
             Some(b) => {
                 let ok = match b.kind {
                     FormKind::Title => true,

@@ -202,13 +202,22 @@ pub struct Extraction {
 
 /// Scans `text` for law and case citations. Never panics.
 pub fn extract(text: &str, vocab: &LawVocabulary) -> Extraction {
-    let mut toks = Vec::with_capacity(text.len() / 5 + 8);
-    tokenize(text, &mut toks);
-    let mut sc = Sc { text, t: &toks, v: vocab, out: Extraction::default(), done: 0 };
-    sc.run();
-    let mut out = sc.out;
-    to_code_points(text, &mut out);
-    out
+    // The token buffer is reused per thread: many short texts would otherwise pay an allocation each.
+    thread_local! {
+        static TOKS: std::cell::RefCell<Vec<Tok>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    TOKS.with(|cell| {
+        let mut toks = cell.take();
+        tokenize(text, &mut toks);
+        let mut sc = Sc { text, t: &toks, v: vocab, out: Extraction::default(), done: 0 };
+        sc.run();
+        let mut out = sc.out;
+        to_code_points(text, &mut out);
+        if toks.capacity() <= 1 << 20 {
+            cell.replace(toks);
+        }
+        out
+    })
 }
 
 /// The canonical tokens of a rii `<norm>` field (`"§ 32 Abs 1 BVerfGG, Art 38 Abs 1 S 2 GG"`):
@@ -259,6 +268,10 @@ impl<'a> Sc<'a> {
     fn word_at(&mut self, i: usize) -> Option<usize> {
         let w = self.s(i);
         let first = w.as_bytes()[0];
+        if first.is_ascii_lowercase() {
+            // Lower-case words start nothing but an ECtHR number (`no. 41723/06`).
+            return if w == "no" { self.eu_case_at(i) } else { None };
+        }
         match w {
             "Art" | "Artikel" | "Artt" => {
                 if let Some(j) = self.law_at(i, None) {
@@ -271,20 +284,35 @@ impl<'a> Sc<'a> {
         if let Some(j) = self.reporter_case_at(i) {
             return Some(j);
         }
-        if let Some(j) = self.eu_case_at(i) {
-            return Some(j);
-        }
-        if let Some(j) = self.file_number_at(i) {
-            return Some(j);
+        if w.len() <= 20 && matches!(first, b'C' | b'T' | b'F' | b'B' | b'N' | b'I' | b'V' | b'X' | b'L' | b'S' | b'G')
+        {
+            if let Some(j) = self.eu_case_at(i) {
+                return Some(j);
+            }
+            if let Some(j) = self.file_number_at(i) {
+                return Some(j);
+            }
         }
         if first.is_ascii_uppercase() || first >= 0xC3 {
-            if let Some(j) = self.law_first_at(i) {
+            // One vocabulary lookup serves both the law-first form and a bare law name; most
+            // capitalised words are neither, and cheap byte tests skip the lookup for them.
+            let unit_next = |k: usize| self.kind(k) == Some(Kind::Para) || matches!(self.s(k), "Art" | "Artikel");
+            let law_first = unit_next(i + 1) || unit_next(i + 2) || unit_next(i + 3);
+            if !law_first && !name_candidate(w) {
+                return None;
+            }
+            let book = self.v.book_at(self.text, self.t, i);
+            if let Some(b) = book
+                && let Some(j) = self.law_first_at(i, b)
+            {
                 return Some(j);
             }
-            if let Some(j) = self.eu_act_name_at(i) {
+            if matches!(first, b'R' | b'V' | b'E')
+                && let Some(j) = self.eu_act_name_at(i)
+            {
                 return Some(j);
             }
-            return self.law_name_at(i);
+            return self.law_name_at(i, book);
         }
         None
     }
@@ -348,53 +376,101 @@ impl<'a> Sc<'a> {
     }
 }
 
-/// Converts every byte offset in `out` to a code-point offset and fills `raw`.
-fn to_code_points(text: &str, out: &mut Extraction) {
-    // Offsets are not monotone across the vectors, so each vector gets its own forward index.
-    fn conv(ix: &mut CharIndex<'_>, b: usize) -> usize {
-        ix.char_of(b)
+/// Could `w` begin a law's name (so a vocabulary lookup is worth it)? Abbreviations have two
+/// capitals or a digit (`BGB`, `SGB`, `EStG`); spelled-out names begin with a word ending like
+/// a law (`…gesetz`, `…ordnung`), an adjective (`Bürgerliches`, `Europäische`) or an ordinal
+/// (`Fünftes Buch`).
+fn name_candidate(w: &str) -> bool {
+    let b = w.as_bytes();
+    let mut caps = 0;
+    for &c in b {
+        if c.is_ascii_uppercase() {
+            caps += 1;
+            if caps >= 2 {
+                return true;
+            }
+        } else if c.is_ascii_digit() {
+            return true;
+        }
     }
+    if b.len() < 5 {
+        return false;
+    }
+    let s = vocab::stem(w);
+    const ENDS: [&str; 22] = [
+        "gesetz",
+        "gesetzbuch",
+        "ordnung",
+        "konvention",
+        "abkommen",
+        "vertrag",
+        "charta",
+        "statut",
+        "verfassung",
+        "recht",
+        "isch",
+        "lich",
+        "Erst",
+        "Zweit",
+        "Dritt",
+        "Viert",
+        "Fünft",
+        "Sechst",
+        "Siebt",
+        "Neunt",
+        "Zehnt",
+        "Elft",
+    ];
+    ENDS.iter().any(|e| s.ends_with(e)) || s.ends_with("Zwölft") || s.ends_with("Acht") || s.ends_with("buch")
+}
+
+/// Converts every byte offset in `out` to a code-point offset and fills `raw`: all offsets are
+/// gathered, sorted and converted in one forward pass over the text.
+fn to_code_points(text: &str, out: &mut Extraction) {
     let raw = |a: usize, b: usize| text.get(a..b).unwrap_or("").to_string();
-    let mut ix = CharIndex::new(text);
     for l in &mut out.laws {
         l.raw = raw(l.start, l.end);
-        let (s, h, e) = (l.start, l.head_end, l.end);
-        l.start = conv(&mut ix, s);
-        l.head_end = conv(&mut ix, h);
-        l.end = conv(&mut ix, e);
     }
-    let mut ix = CharIndex::new(text);
     for c in &mut out.chains {
         c.raw = raw(c.start, c.end);
-        let (s, e) = (c.start, c.end);
-        c.start = conv(&mut ix, s);
-        c.end = conv(&mut ix, e);
     }
-    let mut ix = CharIndex::new(text);
     for c in &mut out.law_names {
         c.raw = raw(c.start, c.end);
-        let (s, e) = (c.start, c.end);
-        c.start = conv(&mut ix, s);
-        c.end = conv(&mut ix, e);
     }
-    let mut ix = CharIndex::new(text);
     for c in &mut out.cases {
         c.raw = raw(c.start, c.end);
-        let (s, e) = (c.start, c.end);
-        c.start = conv(&mut ix, s);
-        if let Some((a, b)) = c.court_span {
-            c.court_span = Some((conv(&mut ix, a), conv(&mut ix, b)));
-        }
-        if let Some((a, b)) = c.file_number_span {
-            c.file_number_span = Some((conv(&mut ix, a), conv(&mut ix, b)));
-        }
-        c.end = conv(&mut ix, e);
     }
-    let mut ix = CharIndex::new(text);
     for c in &mut out.refused {
         c.raw = raw(c.start, c.end);
-        let (s, e) = (c.start, c.end);
-        c.start = conv(&mut ix, s);
-        c.end = conv(&mut ix, e);
+    }
+    if text.is_ascii() {
+        return;
+    }
+    let mut offs: Vec<&mut usize> = Vec::new();
+    for l in &mut out.laws {
+        offs.extend([&mut l.start, &mut l.head_end, &mut l.end]);
+    }
+    for c in &mut out.chains {
+        offs.extend([&mut c.start, &mut c.end]);
+    }
+    for c in &mut out.law_names {
+        offs.extend([&mut c.start, &mut c.end]);
+    }
+    for c in &mut out.cases {
+        offs.extend([&mut c.start, &mut c.end]);
+        if let Some((a, b)) = &mut c.court_span {
+            offs.extend([a, b]);
+        }
+        if let Some((a, b)) = &mut c.file_number_span {
+            offs.extend([a, b]);
+        }
+    }
+    for c in &mut out.refused {
+        offs.extend([&mut c.start, &mut c.end]);
+    }
+    offs.sort_unstable_by_key(|o| **o);
+    let mut ix = CharIndex::new(text);
+    for o in offs {
+        *o = ix.char_of(*o);
     }
 }

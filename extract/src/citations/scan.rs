@@ -101,6 +101,17 @@ pub fn tokenize(text: &str, out: &mut Vec<Tok>) {
     }
 }
 
+/// Byte classes for the ASCII fast path: 0 other, 1 letter or digit.
+static ALNUM: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 128 {
+        t[c] = (c as u8).is_ascii_alphanumeric();
+        c += 1;
+    }
+    t
+};
+
 /// End of a word starting at `i`: letters, combining marks and digits after the first letter.
 fn word_end(text: &str, mut i: usize) -> usize {
     let b = text.as_bytes();
@@ -108,11 +119,16 @@ fn word_end(text: &str, mut i: usize) -> usize {
     while i < n {
         let c = b[i];
         if c < 0x80 {
-            if c.is_ascii_alphanumeric() {
+            if ALNUM[c as usize] {
                 i += 1;
                 continue;
             }
             break;
+        }
+        // German letters (ä ö ü ß Ä Ö Ü and the rest of Latin-1 letters) without the Unicode table.
+        if c == 0xC3 && i + 1 < n && b[i + 1] != 0x97 && b[i + 1] != 0xB7 {
+            i += 2;
+            continue;
         }
         let ch = text[i..].chars().next().unwrap_or(' ');
         // Combining marks (U+0300–U+036F) stay in the word so `ü` written as `u`+U+0308 is one word.

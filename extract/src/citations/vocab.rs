@@ -5,7 +5,7 @@
 //! Lookups work on token sequences of the text, so nothing is allocated per word: an entry is
 //! found by its first token (a borrowed `&str` key) and then compared token by token.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::OnceLock;
 
 use super::scan::{Kind, Tok, tokenize};
@@ -57,9 +57,24 @@ pub struct ReporterMatch {
 /// The scanner's vocabulary. `Send + Sync`; build once and share (see [`LawVocabulary::shipped`]).
 #[derive(Debug)]
 pub struct LawVocabulary {
+    /// Bit filter over the first tokens of all book and reporter forms: a clear bit proves a word
+    /// is no first token, so most words of a text cost one shift instead of a hash lookup.
+    filter: Box<[u64; FILTER_WORDS]>,
     books: HashMap<Box<str>, Vec<Entry>>,
     reporters: HashMap<Box<str>, Vec<(Vec<(bool, Box<str>)>, &'static str, Option<&'static str>)>>,
     registers: HashSet<&'static str>,
+}
+
+const FILTER_WORDS: usize = 4096;
+
+/// The filter bit of a word (an FxHash-style multiply over its bytes).
+#[inline]
+fn filter_bit(w: &str) -> usize {
+    let mut h: u64 = w.len() as u64;
+    for &c in w.as_bytes() {
+        h = (h.rotate_left(5) ^ c as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    (h >> 40) as usize % (FILTER_WORDS * 64)
 }
 
 /// German inflection endings stripped from title words so `des Sozialgerichtsgesetzes`,
@@ -102,7 +117,7 @@ impl LawVocabulary {
     /// Builds a vocabulary from tables in the shipped formats (law-vocabulary.tsv, reporters.tsv,
     /// registerzeichen.tsv). Malformed lines are skipped.
     pub fn from_tables(laws: &'static str, reporters: &'static str, registers: &'static str) -> Self {
-        let mut books: HashMap<Box<str>, Vec<Entry>> = HashMap::new();
+        let mut books: HashMap<Box<str>, Vec<Entry>> = HashMap::default();
         for line in laws.lines() {
             if line.starts_with('#') || line.is_empty() {
                 continue;
@@ -120,11 +135,12 @@ impl LawVocabulary {
             let Some((head, rest)) = form_tokens(form, kind == FormKind::Title) else { continue };
             books.entry(head.into()).or_default().push(Entry { rest, canonical, kind });
         }
-        // Longest form first, so the first match is the longest.
+        // Sorted by the second token, so a lookup only compares the forms whose second token
+        // is the text's next one (`Verordnung` heads a thousand titles).
         for v in books.values_mut() {
-            v.sort_by_key(|e| std::cmp::Reverse(e.rest.len()));
+            v.sort_by(|a, b| second(a).cmp(second(b)));
         }
-        let mut reps: HashMap<Box<str>, Vec<_>> = HashMap::new();
+        let mut reps: HashMap<Box<str>, Vec<_>> = HashMap::default();
         for line in reporters.lines().skip(1) {
             let mut p = line.split('\t');
             let (Some(abbrev), _, Some(court)) = (p.next(), p.next(), p.next()) else { continue };
@@ -166,7 +182,6 @@ impl LawVocabulary {
             ("SGb", None),
             ("Breith", None),
             ("ZfS", None),
-            ("Die Leistungen", None),
             ("ArbuR", None),
             ("AuR", None),
             ("DStRE", None),
@@ -211,13 +226,25 @@ impl LawVocabulary {
         for v in reps.values_mut() {
             v.sort_by_key(|e| std::cmp::Reverse(e.0.len()));
         }
-        let mut regs = HashSet::new();
+        let mut regs = HashSet::default();
         for line in registers.lines().skip(1) {
             let Some(code) = line.split('\t').nth(1) else { continue };
             let code = code.strip_prefix("(suffix) ").unwrap_or(code);
             regs.insert(code);
         }
-        LawVocabulary { books, reporters: reps, registers: regs }
+        let mut filter = Box::new([0u64; FILTER_WORDS]);
+        for k in books.keys().chain(reps.keys()) {
+            let bit = filter_bit(k);
+            filter[bit / 64] |= 1 << (bit % 64);
+        }
+        LawVocabulary { filter, books, reporters: reps, registers: regs }
+    }
+
+    /// False when `w` is surely not the first token of any book or reporter form.
+    #[inline]
+    fn may_start(&self, w: &str) -> bool {
+        let bit = filter_bit(w);
+        self.filter[bit / 64] & (1 << (bit % 64)) != 0
     }
 
     /// Is `code` a Registerzeichen (`ZR`, `BvR`, `KR`, `C`)?
@@ -232,24 +259,35 @@ impl LawVocabulary {
             return None;
         }
         let w = tok_text(text, t);
+        let st = stem(w);
         let mut best: Option<BookMatch> = None;
-        if let Some(es) = self.books.get(w) {
-            for e in es.iter().filter(|e| e.kind != FormKind::Title) {
-                if let Some(end) = match_rest(text, toks, i + 1, &e.rest, false) {
-                    best = Some(BookMatch { end_tok: end, canonical: e.canonical, kind: e.kind });
-                    break;
+        let mut consider = |e: &Entry, stemmed: bool| {
+            if let Some(end) = match_rest(text, toks, i + 1, &e.rest, stemmed)
+                && best.is_none_or(|b| b.end_tok < end)
+            {
+                best = Some(BookMatch { end_tok: end, canonical: e.canonical, kind: e.kind });
+            }
+        };
+        // Candidate forms: one token long, or with the next token (as written or stemmed) second.
+        let next = toks.get(i + 1).map_or("", |t| tok_text(text, t));
+        let next_st = stem(next);
+        if self.may_start(w)
+            && let Some(es) = self.books.get(w)
+        {
+            for e in candidates(es, next, next_st) {
+                if e.kind != FormKind::Title {
+                    consider(e, false);
+                } else if st == w {
+                    consider(e, true);
                 }
             }
         }
-        let st = stem(w);
-        if let Some(es) = self.books.get(st) {
-            for e in es.iter().filter(|e| e.kind == FormKind::Title) {
-                if let Some(end) = match_rest(text, toks, i + 1, &e.rest, true) {
-                    if best.is_none_or(|b| b.end_tok < end) {
-                        best = Some(BookMatch { end_tok: end, canonical: e.canonical, kind: e.kind });
-                    }
-                    break;
-                }
+        if st != w
+            && self.may_start(st)
+            && let Some(es) = self.books.get(st)
+        {
+            for e in candidates(es, next, next_st).filter(|e| e.kind == FormKind::Title) {
+                consider(e, true);
             }
         }
         best
@@ -258,7 +296,11 @@ impl LawVocabulary {
     /// A reporter abbreviation starting at token `i`.
     pub fn reporter_at(&self, text: &str, toks: &[Tok], i: usize) -> Option<ReporterMatch> {
         let t = toks.get(i)?;
-        let es = self.reporters.get(tok_text(text, t))?;
+        let w = tok_text(text, t);
+        if !self.may_start(w) {
+            return None;
+        }
+        let es = self.reporters.get(w)?;
         for (rest, abbrev, court) in es {
             if let Some(end) = match_rest(text, toks, i + 1, rest, false) {
                 return Some(ReporterMatch { end_tok: end, abbrev, court: *court });
@@ -266,6 +308,24 @@ impl LawVocabulary {
         }
         None
     }
+}
+
+fn candidates<'e>(es: &'e [Entry], next: &str, next_st: &str) -> impl Iterator<Item = &'e Entry> {
+    let a = with_second(es, "");
+    let b = with_second(es, next);
+    let c = if next_st != next { with_second(es, next_st) } else { &[][..] };
+    a.iter().chain(b.iter()).chain(c.iter())
+}
+
+fn second(e: &Entry) -> &str {
+    e.rest.first().map_or("", |r| &*r.1)
+}
+
+/// The entries (sorted by [`second`]) whose second token is `key`.
+fn with_second<'e>(es: &'e [Entry], key: &str) -> &'e [Entry] {
+    let lo = es.partition_point(|e| second(e) < key);
+    let hi = lo + es[lo..].partition_point(|e| second(e) == key);
+    &es[lo..hi]
 }
 
 /// Matches the remaining tokens of a form at `toks[j..]`; returns the end token index.
