@@ -9,6 +9,7 @@ DATA ?= data
 DEMO_DATA ?= data-demo
 ADDR ?= 127.0.0.1:8080
 GII_BASE_URL ?= https://www.gesetze-im-internet.de
+RII_BASE_URL ?= https://www.rechtsprechung-im-internet.de
 PROFILE ?= debug
 CARGO_FLAGS := $(if $(filter release,$(PROFILE)),--release,)
 BIN := target/$(PROFILE)
@@ -22,7 +23,7 @@ demo: build
 	@scripts/demo.sh "$(BIN)" "$(DEMO_DATA)" "$(ADDR)"
 
 reindex: build
-	@scripts/reindex.sh "$(BIN)" "$(DATA)" "$(GII_BASE_URL)"
+	@scripts/reindex.sh "$(BIN)" "$(DATA)" "$(GII_BASE_URL)" "$(RII_BASE_URL)"
 
 serve: build
 	$(BIN)/serve --data-dir "$(DATA)" --addr "$(ADDR)"

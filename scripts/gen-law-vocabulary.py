@@ -126,13 +126,17 @@ def main():
                 put(old, canonical_of(new), k)
 
     # Titles last: short title, and the long title when it is short enough to be written out.
+    # A title that is one generic word (`Verordnung`, cut from `Verordnung (EG) …`) names nothing.
+    generic = {"Verordnung", "Gesetz", "Bekanntmachung", "Anordnung", "Abkommen", "Übereinkommen", "Vertrag",
+               "Satzung", "Erlass", "Richtlinie", "Vereinbarung", "Protokoll", "Beschluss", "Geschäftsordnung",
+               "Zweite Verordnung", "Erste Verordnung", "Dritte Verordnung", "Verwaltungsvorschrift"}
     for jur, amt, kurz, lang in laws:
         canon = canonical_of(amt or jur)
         if "§" in canon or len(canon) > 30:
             continue
         for t in (kurz, lang):
             t = re.split(r" \(| - |, ", t)[0].strip()
-            if 4 <= len(t) <= 90 and t[:1].isupper():
+            if 4 <= len(t) <= 90 and t[:1].isupper() and t not in generic and not re.fullmatch(r"\w+ (Verordnung|Gesetz)", t):
                 put(t, canon, "title")
     # Not in the federal corpus but cited everywhere.
     for form, canon, kind in [
@@ -145,7 +149,8 @@ def main():
         ("Datenschutz-Grundverordnung", "DSGVO", "title"),
         ("Reichsversicherungsordnung", "RVO", "title"),
         ("Weimarer Reichsverfassung", "WRV", "title"), ("WRV", "WRV", "abk"),
-        ("Grundgesetz", "GG", "title"),
+        ("Grundgesetz", "GG", "title"), ("SGB", "SGB", "abk"),
+        ("Allgemeines Gleichbehandlungsgesetz", "AGG", "title"),
     ]:
         put(form, canon, kind, force=kind == "title")
 

@@ -3,11 +3,12 @@
 # succeeded. An ingest that lost some documents (exit 3) or the whole source (exit 2) still
 # lets the later stages run on the last good copies, and the run then exits with that code.
 set -uo pipefail
-bin=$1 data=$2 gii=$3
+bin=$1 data=$2 gii=$3 rii=${4:-https://www.rechtsprechung-im-internet.de}
+# OLDP_DUMP (a path or URL of an Open Legal Data case dump) is read by ingest from the environment.
 commit=$(git -C "$(dirname "$0")/.." rev-parse HEAD 2>/dev/null || true)
 export LEGAL_GIT_COMMIT=${LEGAL_GIT_COMMIT:-$commit}
 started=$(date +%s.%N)
-"$bin/ingest" --data-dir "$data" --gii-base-url "$gii"
+"$bin/ingest" --data-dir "$data" --gii-base-url "$gii" --rii-base-url "$rii"
 ingest_rc=$?
 if [ $ingest_rc -ne 0 ] && [ $ingest_rc -ne 2 ] && [ $ingest_rc -ne 3 ]; then
 	echo "reindex: ingest failed (exit $ingest_rc); nothing published" >&2

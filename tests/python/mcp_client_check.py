@@ -42,7 +42,7 @@ async def scenario(call, list_tools_page, protocol_version):
         if not cursor:
             break
     names = {t.name for t in tools}
-    for n in ("search_laws", "get_law_section", "get_law", "list_law_books", "get_platform_info"):
+    for n in ("search_laws", "get_law_section", "get_law", "list_law_books", "get_platform_info", "search_decisions", "get_decision", "filter_cases", "list_courts", "get_court", "list_facets", "cross_type_search", "get_similar_cases"):
         check(n in names, f"tools/list has {n}")
     for t in tools:
         check(t.title, f"{t.name} has a title")
@@ -132,7 +132,78 @@ async def scenario(call, list_tools_page, protocol_version):
 
     err, sc = fields(await call("get_platform_info", {}))
     check(not err and sc["statutes"]["laws"] >= 20, "platform info counts laws")
+    check(sc["decisions"]["decisions"] > 0, "platform info counts decisions")
+
+    await decisions(call, envelope)
     print(f"OK mcp {version('mcp')}: {len(tools)} tools, snippet walk {steps} steps")
+
+
+async def decisions(call, envelope):
+    """Court decisions: the joined BVerfG proceeding, shared Aktenzeichen, IFG search, sections."""
+    bverfg = "ECLI:DE:BVerfG:2018:qs20180822.2bvq005318"
+    ids = set()
+    for ident in ("2 BvQ 53/18", "2 BvQ 61/18", bverfg):
+        err, sc = fields(await call("get_decision", {"id": ident}))
+        check(not err, f"get_decision {ident} ok: {sc.get('error_code')}")
+        envelope(sc, "get_decision")
+        d = sc["decision"]
+        check(len(d["file_numbers"]) == 17 and "2 BvQ 70/18" in d["file_numbers"], f"{ident}: all 17 file numbers")
+        check(d["court"]["name"] == "Bundesverfassungsgericht", f"{ident}: court is the BVerfG")
+        ids.add(d["id"])
+    check(len(ids) == 1, f"all three identifiers name one decision, got {ids}")
+    did = ids.pop()
+    names = [s["name"] for s in sc["available_sections"]]
+    check("Tenor" in names and "Gründe" in names, f"available_sections lists Tenor and Gründe, got {names}")
+    full = sc["content"]
+    err, sc = fields(await call("get_decision", {"id": did, "section": "Tenor"}))
+    check(not err and "Anträge auf Erlass einstweiliger Anordnungen werden abgelehnt" in sc["section"]["text"], "Tenor text")
+    err, sc = fields(await call("search_decisions", {"query": "2 BvQ 53/18"}))
+    check(not err and sc["mode"] == "exact_file_number" and sc["results"][0]["id"] == did, "search_decisions finds it by Aktenzeichen, exactly")
+    err, sc = fields(await call("search_decisions", {"query": "Wählbarkeit CSU Wahlprüfungsbeschwerde"}))
+    check(not err and any(r["id"] == did for r in sc["results"]), "search_decisions finds it by words")
+    # Snippet walk over the decision reassembles exactly the full text.
+    parts, offset = [], 0
+    while True:
+        err, sc = fields(await call("get_decision", {"id": did, "offset": offset, "length": 1500}))
+        check(not err, "decision snippet ok")
+        parts.append(sc["snippet"]["text"])
+        if not sc["snippet"]["has_more"]:
+            break
+        offset = sc["snippet"]["next_offset"]
+    check("".join(parts) == full, "decision snippet walk reassembles the full text")
+
+    # One Aktenzeichen, two BVerwG decisions of different dates.
+    err, sc = fields(await call("get_decision", {"id": "20 F 1.10"}))
+    check(err and sc["error_code"] == "decision_ambiguous", "20 F 1.10 is ambiguous")
+    dates = sorted(c["date"] for c in sc["candidates"])
+    check(len(dates) == 2 and dates[0] != dates[1], f"two candidates with different dates: {dates}")
+    err, sc = fields(await call("get_decision", {"id": "20 F 1.10", "date": dates[1]}))
+    check(not err and sc["decision"]["date"] == dates[1], "a date picks one")
+
+    err, sc = fields(await call("search_decisions", {"query": "Informationsfreiheitsgesetz Betriebs- und Geschäftsgeheimnis", "court": "BVerwG"}))
+    check(not err and sc["total"] > 0, "IFG search under BVerwG finds decisions")
+    check(all(r["court"]["name"] == "Bundesverwaltungsgericht" for r in sc["results"]), "court filter keeps BVerwG only")
+    check(sc["filters_applied"]["court"]["given"] == "BVerwG", "filters_applied echoes the court")
+    check(any(r["snippets"] and r["snippets"][0]["randnummer"] for r in sc["results"]), "snippets carry their Randnummer")
+
+    err, sc = fields(await call("search_laws", {"query": "Geschäftsgeheimnis Informationsfreiheitsgesetz"}))
+    check(not err and all("law" in r for r in sc["results"]), "search_laws returns laws only")
+    err, sc = fields(await call("cross_type_search", {"query": "Informationsfreiheit", "court": "BVerwG"}))
+    check(not err and sc["laws"]["results"] and sc["decisions"]["results"], "cross_type_search returns both sections")
+
+    err, sc = fields(await call("search_decisions", {"query": "Geheimnis", "court": "Amtsgericht Nirgendwo"}))
+    check(not err and sc["total"] == 0 and sc["filter_vocabulary"]["court"]["status"] == "unmatched", "an unknown court is reported in filter_vocabulary")
+    for args, code in (({"id": "99 ZZ 1/99"}, "decision_not_found"), ({"id": did, "section": "Nachwort"}, "section_not_in_decision"), ({"id": did, "offset": 10**8, "length": 3}, "offset_out_of_range")):
+        err, sc = fields(await call("get_decision", args))
+        check(err and sc["error_code"] == code, f"{args}: {code}, got {sc.get('error_code')}")
+    err, sc = fields(await call("search_decisions", {"query": "Recht", "page": 11}))
+    check(err and sc["error_code"] == "invalid_argument", "page 11 is refused")
+    err, sc = fields(await call("list_courts", {"branch": "verwaltung"}))
+    check(not err and any(c["name"] == "Bundesverwaltungsgericht" and c["decisions_held"] > 0 for c in sc["results"]), "list_courts counts BVerwG decisions")
+    err, sc = fields(await call("list_facets", {"field": "document_type"}))
+    check(not err and sc["values"], "list_facets document_type")
+    err, sc = fields(await call("get_similar_cases", {"id": "7 C 12.13"}))
+    check(not err and sc["results"], "get_similar_cases returns decisions")
 
 
 async def main_v1(url):

@@ -268,12 +268,22 @@ pub fn sample_gii() -> PathBuf {
     workspace_root().join("sample/gii")
 }
 
-/// A fresh data directory with a published generation of the embedded sample, built by the
-/// real binaries from a loopback mirror of it.
+/// `sample/rii` of the repo: a rii-toc.xml and the one real rii zip, in the site's layout.
+pub fn sample_rii() -> PathBuf {
+    workspace_root().join("sample/rii")
+}
+
+/// `sample/decisions/oldp-sample.jsonl.gz`: 112 real records of the shared decision corpus.
+pub fn sample_oldp_dump() -> PathBuf {
+    workspace_root().join("sample/decisions/oldp-sample.jsonl.gz")
+}
+
+/// A fresh data directory with a published generation of the embedded sample (laws and
+/// decisions), built by the real binaries from a loopback mirror of it.
 pub fn sample_data_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mirror = Mirror::start(vec![sample_gii()]);
-    procs::build_statutes_generation(dir.path(), &mirror.base_url());
+    let mirror = Mirror::start(vec![sample_gii(), sample_rii()]);
+    procs::build_generation_with_decisions(dir.path(), &mirror.base_url(), &sample_oldp_dump());
     dir
 }
 

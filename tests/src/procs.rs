@@ -77,6 +77,38 @@ pub fn build_statutes_generation(data_dir: &Path, base_url: &str) -> String {
     log
 }
 
+/// Like [`build_statutes_generation`] plus decisions: the rii toc from the same mirror and
+/// the Open Legal Data dump at `oldp_dump`.
+pub fn build_generation_with_decisions(data_dir: &Path, base_url: &str, oldp_dump: &Path) -> String {
+    let d = data_dir.to_str().expect("utf-8 path");
+    let dump = oldp_dump.to_str().expect("utf-8 path");
+    let mut log = run_stage_ok(
+        "ingest",
+        &[
+            "--data-dir",
+            d,
+            "--sources",
+            "gii,rii",
+            "--gii-base-url",
+            base_url,
+            "--rii-base-url",
+            base_url,
+            "--oldp-dump",
+            dump,
+            "--rate",
+            "0",
+            "--concurrency",
+            "8",
+            "--backoff-ms",
+            "20",
+        ],
+    );
+    for stage in ["extract", "resolve", "index"] {
+        log.push_str(&run_stage_ok(stage, &["--data-dir", d]));
+    }
+    log
+}
+
 /// A `serve` process on a free loopback port; killed on drop.
 pub struct Server {
     pub child: Child,

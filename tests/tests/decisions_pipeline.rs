@@ -1,0 +1,228 @@
+//! Decisions through the real binaries: the whole shared corpus (966 OLDP records) plus a rii
+//! mirror (the one real rii file, rii XML written from real corpus records, and broken
+//! entries) plus a dump of broken records. Every record ends up in the generation (alone or
+//! merged with its copy) or in the catalog with its reason; the served answers are checked.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{Read, Write};
+use std::path::Path;
+
+use legal_tests::procs::{Server, run_stage_ok};
+use legal_tests::{Mirror, sample_gii, shared_dir};
+use serde_json::Value;
+
+fn zip_with(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut buf = std::io::Cursor::new(Vec::new());
+    {
+        let mut z = zip::ZipWriter::new(&mut buf);
+        for (name, bytes) in entries {
+            z.start_file(*name, zip::write::SimpleFileOptions::default()).unwrap();
+            z.write_all(bytes).unwrap();
+        }
+        z.finish().unwrap();
+    }
+    buf.into_inner()
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// A rii XML document in the site's format, from a real corpus record's metadata and text.
+fn rii_xml_from_record(rec: &Value, doknr: &str) -> String {
+    let text = rec["content"].as_str().unwrap_or("");
+    let paras: String = text
+        .split("\n\n")
+        .filter(|p| !p.trim().is_empty())
+        .map(|p| format!("<p>{}</p>", xml_escape(p.trim())))
+        .collect();
+    let date = rec["date"].as_str().unwrap_or("").replace('-', "");
+    format!(
+        r#"<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE dokument SYSTEM "http://www.rechtsprechung-im-internet.de/dtd/v1/rii-dok.dtd">
+<dokument><doknr>{doknr}</doknr><ecli/><gertyp>{court}</gertyp><gerort/><spruchkoerper/><entsch-datum>{date}</entsch-datum>
+<aktenzeichen>{az}</aktenzeichen><doktyp>{typ}</doktyp><norm/><vorinstanz/><mitwirkung/><titelzeile/><leitsatz/><sonstosatz/>
+<tenor/><tatbestand/><entscheidungsgruende/><gruende><div>{paras}</div></gruende><abwmeinung/><sonstlt/><identifier/><coverage/><accessRights/>
+</dokument>"#,
+        court = xml_escape(rec["court"]["name"].as_str().unwrap_or("")),
+        az = xml_escape(rec["file_number"].as_str().unwrap_or("")),
+        typ = xml_escape(rec["type"].as_str().unwrap_or("")),
+    )
+}
+
+fn corpus_records() -> Vec<Value> {
+    let f = std::fs::File::open(shared_dir().join("data/decisions/corpus.oldp.jsonl.gz")).unwrap();
+    let mut s = String::new();
+    flate2::read::MultiGzDecoder::new(f).read_to_string(&mut s).unwrap();
+    s.lines().filter_map(|l| serde_json::from_str(l).ok()).collect()
+}
+
+fn write(path: &Path, bytes: &[u8]) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, bytes).unwrap();
+}
+
+fn get(url: &str) -> Value {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let text = rt.block_on(async { reqwest::get(url).await.unwrap().text().await.unwrap() });
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+#[test]
+fn every_decision_record_is_served_or_recorded_with_its_reason() {
+    let site = tempfile::tempdir().unwrap();
+    let s = site.path();
+    // The rii site: the real file, two written from corpus records, and three broken entries.
+    let real = std::fs::read(shared_dir().join("data/decisions/rii/KVRE427811801.xml")).unwrap();
+    let recs = corpus_records();
+    let by_id = |id: i64| recs.iter().find(|r| r["id"].as_i64() == Some(id)).unwrap().clone();
+    let mut items = vec![("KVRE427811801", "BVerfG 2. Senat", "20180822", "2 BvQ 53/18")];
+    write(&s.join("jportal/docs/bsjrs/jb-KVRE427811801.zip"), &zip_with(&[("KVRE427811801.xml", &real)]));
+    for (doknr, id) in [("WBRE000000179", 179), ("WBRE000000201", 201)] {
+        let xml = rii_xml_from_record(&by_id(id), doknr);
+        write(
+            &s.join(format!("jportal/docs/bsjrs/jb-{doknr}.zip")),
+            &zip_with(&[(&format!("{doknr}.xml"), xml.as_bytes())]),
+        );
+        items.push((doknr, "BVerwG 7. Senat", "20100101", "x"));
+    }
+    write(&s.join("jportal/docs/bsjrs/jb-NOXML0000001.zip"), &zip_with(&[("readme.txt", b"no xml here")]));
+    write(
+        &s.join("jportal/docs/bsjrs/jb-BADXML000001.zip"),
+        &zip_with(&[("BADXML000001.xml", b"<?xml version=\"1.0\"?><dokument><gertyp>BGH</gertyp><tenor>unclosed")]),
+    );
+    items.extend([
+        ("NOXML0000001", "BGH", "20200101", "a"),
+        ("BADXML000001", "BGH", "20200101", "b"),
+        ("GONE00000001", "BGH", "20200101", "c"),
+    ]);
+    let toc: String = items
+        .iter()
+        .map(|(doknr, court, date, az)| {
+            format!(
+                "<item><gericht>{court}</gericht><entsch-datum>{date}</entsch-datum><aktenzeichen>{az}</aktenzeichen>\
+                 <link>http://www.rechtsprechung-im-internet.de/jportal/docs/bsjrs/jb-{doknr}.zip</link><modified>2024-01-01T00:00:00Z</modified></item>\n"
+            )
+        })
+        .collect();
+    write(
+        &s.join("rii-toc.xml"),
+        format!("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<items>\n{toc}</items>\n").as_bytes(),
+    );
+
+    // A dump of broken records: invalid JSON, deep nesting, 50 MB of one tag, then a gzip
+    // stream that breaks off.
+    let good = serde_json::to_string(&by_id(1)).unwrap().replace("\"id\":1,", "\"id\":100001,");
+    let deep =
+        serde_json::json!({"id": 100002, "court": {"name": "Bundesgerichtshof"}, "content": "<div>".repeat(100_000)})
+            .to_string();
+    let huge =
+        serde_json::json!({"id": 100003, "content": format!("<p>{}</p>", "<b>".repeat(50_000_000 / 3))}).to_string();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    for line in [good.as_str(), "{\"id\": 100004, \"content\": \"unterminated", deep.as_str(), huge.as_str()] {
+        gz.write_all(line.as_bytes()).unwrap();
+        gz.write_all(b"\n").unwrap();
+    }
+    let mut broken = gz.finish().unwrap();
+    let mut tail = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    tail.write_all(good.replace("100001", "100005").as_bytes()).unwrap();
+    tail.write_all(b"\n").unwrap();
+    let tail = tail.finish().unwrap();
+    broken.extend_from_slice(&tail[..tail.len() / 2]);
+    let dumps = tempfile::tempdir().unwrap();
+    let broken_path = dumps.path().join("broken.jsonl.gz");
+    std::fs::write(&broken_path, &broken).unwrap();
+
+    let mirror = Mirror::start(vec![s.to_path_buf(), sample_gii()]);
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path().to_str().unwrap();
+    let corpus = shared_dir().join("data/decisions/corpus.oldp.jsonl.gz");
+    let out = legal_tests::procs::run_stage(
+        "ingest",
+        &[
+            "--data-dir",
+            d,
+            "--sources",
+            "gii,rii",
+            "--gii-base-url",
+            &mirror.base_url(),
+            "--rii-base-url",
+            &mirror.base_url(),
+            "--oldp-dump",
+            corpus.to_str().unwrap(),
+            "--oldp-dump",
+            broken_path.to_str().unwrap(),
+            "--rate",
+            "0",
+            "--retries",
+            "0",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(3), "one rii zip is gone: exit 3\n{}", String::from_utf8_lossy(&out.stdout));
+    let ex = run_stage_ok("extract", &["--data-dir", d]);
+    run_stage_ok("resolve", &["--data-dir", d]);
+    let ix = run_stage_ok("index", &["--data-dir", d]);
+    assert!(ix.contains("published"), "{ix}");
+
+    // Accounting: every record is in exactly one decision or failed with a reason.
+    let m: Value =
+        serde_json::from_slice(&std::fs::read(data.path().join("work/extract/decisions/current.json")).unwrap())
+            .unwrap();
+    let failed: BTreeMap<String, String> = m["failed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["key"].as_str().unwrap().to_string(), f["reason"].as_str().unwrap().to_string()))
+        .collect();
+    let mut in_generation = 0usize;
+    let mut corpus_ids = BTreeSet::new();
+    let f = std::fs::File::open(data.path().join("work/extract/decisions/decisions.jsonl")).unwrap();
+    for line in std::io::BufRead::lines(std::io::BufReader::new(f)) {
+        let rec: Value = serde_json::from_str(&line.unwrap()).unwrap();
+        for src in rec["sources"].as_array().unwrap() {
+            in_generation += 1;
+            if src["document"] == "corpus.oldp.jsonl.gz" {
+                corpus_ids.insert(src["record_id"].as_str().unwrap().to_string());
+            }
+        }
+    }
+    assert_eq!(in_generation + failed.len(), m["records_read"].as_u64().unwrap() as usize, "{ex}");
+    assert_eq!(corpus_ids.len(), 966, "every corpus record is in the generation");
+    let reason = |key: &str| failed.iter().find(|(k, _)| k.contains(key)).map(|(_, r)| r.clone()).unwrap_or_default();
+    assert!(reason("NOXML0000001").contains("no .xml entry"), "{failed:?}");
+    assert!(reason("BADXML000001").contains("malformed"), "{failed:?}");
+    assert!(reason("GONE00000001").contains("HTTP 404"), "{failed:?}");
+    assert!(reason("broken.jsonl.gz#2").starts_with("invalid_json"), "{failed:?}");
+    assert!(reason("broken.jsonl.gz#3").starts_with("markup_too_deep"), "{failed:?}");
+    assert!(reason("broken.jsonl.gz#4").starts_with("content_too_large"), "{failed:?}");
+    assert!(reason("broken.jsonl.gz#5").starts_with("truncated_dump"), "{failed:?}");
+    let cat = rusqlite::Connection::open(data.path().join("catalog.sqlite")).unwrap();
+    let problems: i64 = cat
+        .query_row("SELECT COUNT(*) FROM problems WHERE stage = 'extract' AND source IN ('rii', 'oldp')", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(problems as usize, failed.len(), "every failure is in the catalog");
+
+    // Second copies merged; the rii copy of 2 BvQ 53/18 merged with its dump copy.
+    let merged = m["merged_copies"].as_u64().unwrap();
+    assert!(merged >= 68, "second copies merged: {merged}");
+    let server = Server::start(data.path(), &[]);
+    let base = &server.base_url;
+    let v = get(&format!("{base}/api/decisions/2%20BvQ%2066%2F18"));
+    let sources: Vec<&str> = v["sources"].as_array().unwrap().iter().map(|s| s["source"].as_str().unwrap()).collect();
+    assert_eq!(sources, ["rii", "oldp"], "{v}");
+    // The rii XML written from record 179 is found by its Aktenzeichen too.
+    let v = get(&format!("{base}/api/search/decisions?q={}", "7%20A%2015.10"));
+    assert_eq!(v["mode"], "exact_file_number");
+    assert!(v["total"].as_u64().unwrap() >= 1, "{v}");
+    // Courts: two spellings of the Bavarian VGH are one court.
+    let v = get(&format!("{base}/api/courts/Verwaltungsgerichtshof%20Bayern"));
+    assert_eq!(v["court"]["name"], "Bayerischer Verwaltungsgerichtshof");
+    let held = v["court"]["decisions_held"].as_i64().unwrap();
+    assert!(held > 12, "both spellings count (12 + 8 records before merging copies): {v}");
+    // Platform info says what is held.
+    let v = get(&format!("{base}/api/platform"));
+    assert!(v["decisions"]["decisions"].as_u64().unwrap() >= 895, "{v}");
+}
