@@ -99,4 +99,42 @@ wait $load_pid
 tee -a "$out/latest.txt" < "$work/swapload.txt"
 log "swap time, CURRENT renamed -> first answer from the new generation (ms, 10 swaps): ${swap_ms[*]}"
 log "serve RSS: $(rss) MiB after the swaps, peak sampled during swaps (two generations open): $max_rss MiB"
+kill "$serve_pid" 2>/dev/null || true
+
+# --- 5. Decisions: normalisation, whole-corpus reindex, tool latency -------------------
+"$bin/bench-normalise" 20 "$shared/data/decisions/corpus.oldp.jsonl.gz" | tee -a "$out/latest.txt"
+ddata=$work/ddata
+t0=$(now)
+"$bin/ingest" --data-dir "$ddata" --sources gii --gii-base-url "$mirror" --oldp-dump "$shared/data/decisions/corpus.oldp.jsonl.gz" --rate 0 --concurrency 8 >/dev/null
+"$bin/extract" --data-dir "$ddata" >/dev/null
+t1=$(now)
+rm -rf "$ddata/work/extract/decisions"
+t2=$(now)
+"$bin/extract" --data-dir "$ddata" | grep decisions | tee -a "$out/latest.txt"
+t3=$(now)
+"$bin/resolve" --data-dir "$ddata" >/dev/null
+"$bin/index" --data-dir "$ddata" build --force | tee -a "$out/latest.txt"
+t4=$(now)
+n=$(python3 -c "import json; print(json.load(open('$ddata/work/extract/decisions/current.json'))['records_read'])")
+dsecs=$(awk -v a="$t2" -v b="$t3" -v c="$t4" 'BEGIN { printf "%.2f", (b - a) + (c - b) }')
+log "decision reindex (normalise + index, statutes included in the index step): $dsecs s for $n records; extrapolated to 500,000 decisions: $(awk -v s="$dsecs" -v n="$n" 'BEGIN { printf "%.2f h", s / n * 500000 / 3600 }') [goal: under 1 h; Open Legal Data: ~28 h for 424,000]"
+"$bin/serve" --data-dir "$ddata" --addr 127.0.0.1:0 > "$work/dserve.out" &
+for _ in $(seq 100); do grep -q 'listening on' "$work/dserve.out" 2>/dev/null && break; sleep 0.1; done
+dbase=$(sed -n 's/^serve: listening on \(http[^ ]*\).*/\1/p' "$work/dserve.out")
+: > "$work/dsearch.rest"; : > "$work/dget.rest"
+for q in Betriebsgeheimnis Informationsfreiheitsgesetz "Akteneinsicht%20Behörde" Umweltinformation Verwaltungsakt Datenschutz "Geschäftsgeheimnis&court=BVerwG" "Auskunft&branch=verwaltung&sort=date" "Presse&date_from=2010" Kostenentscheidung; do
+	echo "GET $dbase/api/search/decisions?q=$q&page_size=10" >> "$work/dsearch.rest"
+done
+for id in "2%20BvQ%2053%2F18" "7%20C%2012.13" "7%20C%2018.08" "oldp-1" "oldp-200" "7%20C%202.15?section=Tenor" "7%20C%2031.15?rn_from=10&rn_to=20" "oldp-179?offset=1000&length=2000"; do
+	echo "GET $dbase/api/decisions/$id" >> "$work/dget.rest"
+done
+for spec in dsearch.rest dget.rest; do
+	"$bin/loadgen" --spec "$work/$spec" --concurrency 8 --requests 200 --label warmup >/dev/null
+	"$bin/loadgen" --spec "$work/$spec" --concurrency 8 --requests 4000 --label "$spec (goal p99 < 15 ms)" | tee -a "$out/latest.txt"
+done
+
+# --- 6. Citation extraction against refex ---------------------------------------------
+if [ -x "$root/scripts/bench-citations.sh" ]; then
+	"$root/scripts/bench-citations.sh" 2>&1 | tee -a "$out/latest.txt" || log "citation benchmark failed"
+fi
 log "results in bench-results/latest.txt"
