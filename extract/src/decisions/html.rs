@@ -14,9 +14,7 @@ use std::cell::RefCell;
 
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
-use html5ever::tokenizer::{
-    BufferQueue, Tag, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
-};
+use html5ever::tokenizer::{BufferQueue, Tag, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts};
 
 use super::lines::RN_MARK;
 use super::{DecisionError, DocFlags, MAX_DEPTH, Rendered};
@@ -35,6 +33,10 @@ pub(crate) fn render(html: &str) -> Result<Rendered, DecisionError> {
     } else {
         html
     };
+    // A full portal page (not a cut-out container) carries navigation we leave out.
+    let probe = &html.as_bytes()[..html.len().min(1 << 16)];
+    let full_page = probe.windows(5).any(|w| w.eq_ignore_ascii_case(b"<body"));
+    tok.sink.st.borrow_mut().full_page = full_page;
     input.push_back(StrTendril::from_slice(html));
     let _ = tok.feed(&input);
     let st = tok.sink.st.into_inner();
@@ -70,6 +72,7 @@ struct State {
     skip: usize,
     pre: usize,
     too_deep: bool,
+    full_page: bool,
 }
 
 struct Sink {
@@ -83,10 +86,50 @@ const SKIP: &[&str] = &[
     "textarea",
 ];
 const BLOCK: &[&str] = &[
-    "p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "ul", "ol", "dl", "dt", "dd", "table", "tr", "blockquote",
-    "section", "article", "header", "footer", "aside", "main", "address", "center", "figure", "figcaption", "form",
-    "fieldset", "legend", "caption", "thead", "tbody", "tfoot", "details", "summary", "body", "html", "title", "hr",
-    "br", "h", "pre", "option",
+    "p",
+    "div",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "li",
+    "ul",
+    "ol",
+    "dl",
+    "dt",
+    "dd",
+    "table",
+    "tr",
+    "blockquote",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "aside",
+    "main",
+    "address",
+    "center",
+    "figure",
+    "figcaption",
+    "form",
+    "fieldset",
+    "legend",
+    "caption",
+    "thead",
+    "tbody",
+    "tfoot",
+    "details",
+    "summary",
+    "body",
+    "html",
+    "title",
+    "hr",
+    "br",
+    "h",
+    "pre",
+    "option",
 ];
 
 fn kind_of(name: &str) -> Kind {
@@ -107,6 +150,36 @@ fn kind_of(name: &str) -> Kind {
 
 fn attr<'a>(tag: &'a Tag, name: &str) -> Option<&'a str> {
     tag.attrs.iter().find(|a| &*a.name.local == name).map(|a| &*a.value)
+}
+
+/// Page chrome of full portal pages, recognised by id/class words.
+const CHROME: &[&str] = &[
+    "nav",
+    "menu",
+    "breadcrumb",
+    "footer",
+    "header",
+    "branding",
+    "search",
+    "service",
+    "language",
+    "teaser",
+    "banner",
+    "cookie",
+    "skip",
+    "druck",
+    "print",
+];
+
+fn is_chrome(tag: &Tag) -> bool {
+    let name: &str = &tag.name;
+    if !matches!(name, "div" | "ul" | "ol" | "header" | "footer" | "aside" | "section" | "form" | "span" | "p" | "a") {
+        return false;
+    }
+    ["id", "class"].iter().filter_map(|a| attr(tag, a)).any(|v| {
+        let v = v.to_ascii_lowercase();
+        CHROME.iter().any(|w| v.contains(w))
+    })
 }
 
 fn has_class(tag: &Tag, class: &str) -> bool {
@@ -151,7 +224,10 @@ impl State {
 
     fn start(&mut self, tag: &Tag) -> TokenSinkResult<()> {
         let name: &str = &tag.name;
-        let kind = kind_of(name);
+        let mut kind = kind_of(name);
+        if self.full_page && kind != Kind::Skip && is_chrome(tag) {
+            kind = Kind::Skip;
+        }
         let rn = name == "dt"
             || (name == "div" && has_class(tag, "rd"))
             || (name == "span" && has_class(tag, "absatzRechts"));
@@ -311,7 +387,10 @@ mod tests {
 
     #[test]
     fn blocks_end_lines_and_inline_markup_does_not() {
-        assert_eq!(text("<div><p>Die <b>Würde</b>\n des&nbsp;Menschen</p><p>ist</p></div>"), "Die Würde des Menschen\nist");
+        assert_eq!(
+            text("<div><p>Die <b>Würde</b>\n des&nbsp;Menschen</p><p>ist</p></div>"),
+            "Die Würde des Menschen\nist"
+        );
         assert_eq!(text("<p>(1)<sup>1</sup>Der</p>"), "(1) 1 Der");
         assert_eq!(text("a<br>b<script>x<y</script>c<style>p{}</style>"), "a\nbc");
         assert_eq!(text("<table><tr><td>1</td><td>zwei</td></tr></table>"), "1 | zwei");

@@ -48,8 +48,47 @@ fn accept_implicit(n: u32, last: Option<u32>) -> bool {
     }
 }
 
+/// Removes OLDP reference markers (`[ref=…]§ 500a BGB[/ref]` keeps `§ 500a BGB`) and control
+/// characters (a stray backspace in a source), which seed 000 drops from the text.
+fn clean_line(l: &str) -> std::borrow::Cow<'_, str> {
+    if !l.contains("[ref") && !l.contains("[/ref]") && !l.chars().any(|c| c.is_control()) {
+        return std::borrow::Cow::Borrowed(l);
+    }
+    let mut out = String::with_capacity(l.len());
+    let mut rest = l;
+    while let Some(i) = rest.find('[') {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        if let Some(after) = tail.strip_prefix("[/ref]") {
+            rest = after;
+        } else if tail.starts_with("[ref=")
+            && let Some(end) = tail.find(']')
+            && end <= 80
+        {
+            rest = &tail[end + 1..];
+        } else {
+            out.push('[');
+            rest = &tail[1..];
+        }
+    }
+    out.push_str(rest);
+    out.retain(|c| !c.is_control());
+    std::borrow::Cow::Owned(out.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// `Randnummer 12`, `Rn. 12`, `Rdnr. 12` → `12` (the label some portals print in the cell).
+fn strip_rn_label(s: &str) -> &str {
+    for label in ["Randnummer", "Randnr.", "Rdnr.", "Rdn.", "Rn.", "Rz."] {
+        if let Some(r) = s.strip_prefix(label) {
+            return r.trim_start();
+        }
+    }
+    s
+}
+
 fn build_lines(text: &str) -> Vec<Line> {
-    let raw: Vec<&str> = text.split('\n').map(str::trim).filter(|l| !l.is_empty()).collect();
+    let cleaned: Vec<std::borrow::Cow<'_, str>> = text.split('\n').map(|l| clean_line(l.trim())).collect();
+    let raw: Vec<&str> = cleaned.iter().map(|l| l.trim()).filter(|l| !l.is_empty()).collect();
     let mut out: Vec<Line> = Vec::with_capacity(raw.len());
     let mut last: Option<u32> = None;
     let mut i = 0;
@@ -57,7 +96,7 @@ fn build_lines(text: &str) -> Vec<Line> {
         let line = raw[i];
         let next = raw.get(i + 1).copied().filter(|n| !n.starts_with(RN_MARK));
         if let Some(rest) = line.strip_prefix(RN_MARK) {
-            let rest = rest.trim();
+            let rest = strip_rn_label(rest.trim());
             if rest.is_empty() {
                 i += 1;
                 continue;
@@ -152,11 +191,7 @@ fn strip_outline(s: &str) -> &str {
 /// `G r ü n d e` → `Gründe` when every token is one letter.
 fn unspace(s: &str) -> Option<String> {
     let toks: Vec<&str> = s.split_whitespace().collect();
-    if toks.len() >= 4 && toks.iter().all(|t| t.chars().count() == 1) {
-        Some(toks.concat())
-    } else {
-        None
-    }
+    if toks.len() >= 4 && toks.iter().all(|t| t.chars().count() == 1) { Some(toks.concat()) } else { None }
 }
 
 /// A heading line → (canonical name, printed heading, byte offset where the section's text
@@ -318,7 +353,9 @@ mod tests {
 
     #[test]
     fn printed_randnummern_join_their_paragraph_and_tile_the_body() {
-        let d = doc("Tenor\nDie Klage wird abgewiesen.\nGründe\nI.\n#1\nErster.\n#2\nZweiter.\nII.\n3\nDritter.\n17\nSiebzehn.");
+        let d = doc(
+            "Tenor\nDie Klage wird abgewiesen.\nGründe\nI.\n#1\nErster.\n#2\nZweiter.\nII.\n3\nDritter.\n17\nSiebzehn.",
+        );
         assert_eq!(
             d.text,
             "Tenor\nDie Klage wird abgewiesen.\nGründe\nI.\n1 Erster.\n2 Zweiter.\nII.\n3 Dritter.\n17\nSiebzehn."

@@ -63,7 +63,9 @@ pub fn split_file_numbers(raw: &str) -> (Vec<String>, Vec<String>) {
 fn looks_like_file_number(s: &str) -> bool {
     s.contains(' ')
         && s.chars().any(|c| c.is_ascii_digit())
-        && s.split_whitespace().last().is_some_and(|t| t.contains(['/', '.']) && t.starts_with(|c: char| c.is_ascii_digit()))
+        && s.split_whitespace()
+            .last()
+            .is_some_and(|t| t.contains(['/', '.']) && t.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// Normalised document type; unknown types are kept as given.
@@ -214,7 +216,10 @@ pub(crate) fn from_oldp(rec: &OldpRecord, _text: &str, format: &str, extra: Extr
         court_jurisdiction_raw: non_empty(court.jurisdiction.as_deref()),
         court_level_raw: non_empty(court.level_of_appeal.as_deref()),
         court_state_raw: non_empty(court.state.as_deref()),
-        chamber: extra.chamber.or_else(|| source_str(rec, "court_chamber")).or_else(|| source_str(rec, "spruchkoerper")),
+        chamber: extra
+            .chamber
+            .or_else(|| source_str(rec, "court_chamber"))
+            .or_else(|| source_str(rec, "spruchkoerper")),
         ecli: non_empty(rec.ecli.as_deref()).or(extra.ecli),
         title: non_empty(rec.title.as_deref()).or(extra.title),
         norms_raw: extra.norms.or_else(|| source_str(rec, "norm")),
@@ -252,7 +257,10 @@ mod tests {
         assert_eq!(notes.len(), 1);
         assert_eq!(split_file_numbers("8 AZR 209/21 (B)").0, ["8 AZR 209/21 (B)"]);
         assert_eq!(split_file_numbers("15 P 4/06 (Berichtigung)").0, ["15 P 4/06 (Berichtigung)"]);
-        assert_eq!(split_file_numbers("C-514/07 P, C-528/07 P und C-532/07 P").0, ["C-514/07 P", "C-528/07 P", "C-532/07 P"]);
+        assert_eq!(
+            split_file_numbers("C-514/07 P, C-528/07 P und C-532/07 P").0,
+            ["C-514/07 P", "C-528/07 P", "C-532/07 P"]
+        );
     }
 
     #[test]

@@ -272,6 +272,10 @@ pub fn normalise_oldp(rec: &OldpRecord) -> Result<DecisionDoc, DecisionError> {
         doc.flags.text_empty_reason = Some("no_text_in_content".into());
     }
     doc.meta = meta::from_oldp(rec, &doc.text, format, extra);
+    if hint.contains("is an html page") {
+        // The collection stored a web page under the decision's PDF name.
+        doc.meta.notes.push("content_is_a_web_page_not_the_decision".into());
+    }
     Ok(doc)
 }
 

@@ -47,8 +47,47 @@ fn is_page_number(l: &str, page_index: usize, already: bool) -> bool {
     false
 }
 
+/// `Titel … Seite 2 von 24` → `Titel …`: a running header that ends in its page number
+/// (a browser's print header) has the same shape as the same header without it.
+fn strip_page_suffix(l: &str) -> &str {
+    let mut t = l.trim_end();
+    if let Some(i) = t.rfind("Seite ") {
+        let tail = &t[i + 6..];
+        if tail.split(" von ").all(|p| !p.is_empty() && p.len() <= 4 && p.bytes().all(|b| b.is_ascii_digit())) {
+            t = t[..i].trim_end();
+        }
+    }
+    // A title the browser cut to fit (`Informationsfreihei...`) is cut at different letters
+    // on different pages: drop the cut word.
+    if t.ends_with("...") || t.ends_with('…') {
+        t = t.rfind(' ').map(|i| &t[..i]).unwrap_or(t);
+    }
+    t
+}
+
+/// A line with whitespace collapsed, a trailing page number dropped and every run of digits as
+/// one `#`, so `Seite 9 von 24` and `Seite 10 von 24` are the same running header.
 fn shape(l: &str) -> String {
-    l.split_whitespace().collect::<Vec<_>>().join(" ").chars().map(|c| if c.is_ascii_digit() { '#' } else { c }).collect()
+    let l = strip_page_suffix(l);
+    let mut out = String::with_capacity(l.len());
+    for w in l.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        let mut prev_digit = false;
+        for c in w.chars() {
+            if c.is_ascii_digit() {
+                if !prev_digit {
+                    out.push('#');
+                }
+                prev_digit = true;
+            } else {
+                out.push(c);
+                prev_digit = false;
+            }
+        }
+    }
+    out
 }
 
 fn zone_indices(lines: &[&str]) -> Vec<usize> {
@@ -225,11 +264,7 @@ fn join_kind(prev: &str, next: &str, width: usize) -> Join {
     }
     let ends_sentence = prev.ends_with(['.', ':', ';', '!', '?']);
     let full = prev.chars().count() * 10 >= width * 7;
-    if full || (next_first.is_lowercase() && !ends_sentence) {
-        Join::Space
-    } else {
-        Join::Break
-    }
+    if full || (next_first.is_lowercase() && !ends_sentence) { Join::Space } else { Join::Break }
 }
 
 #[cfg(test)]

@@ -140,7 +140,9 @@ fn golden_pdf_derived_bverwg() {
     assert!(!d.text.lines().any(|l| l == "-2-" || l == "- 10 -"));
     let lines: Vec<&str> = d.text.lines().collect();
     assert!(lines.contains(&"Gründe:"), "heading kept as its own line");
-    assert!(lines.contains(&"1 Der Kläger begehrt von der Beklagten Einsicht in Akten, die den Verkauf eines Grundstücks betreffen."));
+    assert!(lines.contains(
+        &"1 Der Kläger begehrt von der Beklagten Einsicht in Akten, die den Verkauf eines Grundstücks betreffen."
+    ));
     assert!(names(&d).contains(&"Gründe"));
     assert!(d.randnummern.iter().all(|b| b.printed));
     assert!(rn_text(&d, 2).starts_with(
@@ -226,7 +228,9 @@ fn golden_byrecht_xml_latin1_mojibake() {
     assert_eq!(d.meta.document_type.as_deref(), Some("Beschluss"));
     assert!(d.meta.norms_raw.as_deref().unwrap().starts_with("BGB § 894"));
     assert_eq!(names(&d)[..2], ["Tenor", "Gründe"]);
-    assert!(rn_text(&d, 1).starts_with("1 Gegenstand des Verfahrens ist der Antrag des Beteiligten auf „Berichtigung“"));
+    assert!(
+        rn_text(&d, 1).starts_with("1 Gegenstand des Verfahrens ist der Antrag des Beteiligten auf „Berichtigung“")
+    );
     assert!(d.text.contains("Geschäftswert des Beschwerdeverfahrens wird auf 5.000 € festgesetzt."));
     check_invariants(38, &d);
 }
@@ -237,7 +241,9 @@ fn id_37_joined_proceeding() {
     assert_eq!(d.meta.file_numbers.len(), 17);
     assert_eq!(d.meta.file_numbers[1], "2 BvQ 54/18");
     let tenor = section(&d, "Tenor");
-    assert!(slice(&d, tenor.start, tenor.end).starts_with("Die Verfahren werden zur gemeinsamen Entscheidung verbunden."));
+    assert!(
+        slice(&d, tenor.start, tenor.end).starts_with("Die Verfahren werden zur gemeinsamen Entscheidung verbunden.")
+    );
 }
 
 #[test]
@@ -267,8 +273,9 @@ fn all_corpus_records_normalise_or_fail_with_a_reason() {
                 check_invariants(id, &d);
                 if d.text.is_empty() {
                     let reason = d.flags.text_empty_reason.clone();
-                    *empty_reasons.entry(reason.unwrap_or_else(|| panic!("record {id}: empty without reason"))).or_default() +=
-                        1;
+                    *empty_reasons
+                        .entry(reason.unwrap_or_else(|| panic!("record {id}: empty without reason")))
+                        .or_default() += 1;
                 } else {
                     assert!(d.flags.text_empty_reason.is_none());
                 }
@@ -397,3 +404,4 @@ fn binary_junk_is_refused() {
     let junk: String = (0..5000u32).map(|i| char::from_u32(i % 32).unwrap()).collect();
     assert_eq!(normalise_oldp(&with_content(junk)).unwrap_err().reason(), "binary_content");
 }
+

@@ -95,7 +95,8 @@ fn parse(text: &str) -> Result<Parsed, DecisionError> {
             }
             Event::Text(t) => {
                 let Some(cur) = stack.last() else { continue };
-                let raw = t.unescape().map(|c| c.into_owned()).unwrap_or_else(|_| String::from_utf8_lossy(&t).into_owned());
+                let raw =
+                    t.unescape().map(|c| c.into_owned()).unwrap_or_else(|_| String::from_utf8_lossy(&t).into_owned());
                 let v = normal_spaces(&raw);
                 if v.is_empty() {
                     continue;
