@@ -48,54 +48,57 @@ pub(crate) struct Book {
 /// Abbreviations and words of contracts, collective agreements and terms that look like a law
 /// book after `§` but are not statutes.
 fn contract_lookalike(w: &str) -> bool {
-    matches!(
-        w,
-        "MV" | "TV"
-            | "TVöD"
-            | "TV-L"
-            | "TV-V"
-            | "TVÜ"
-            | "BAT"
-            | "MTV"
-            | "AGB"
-            | "AVB"
-            | "ARB"
-            | "AUB"
-            | "AKB"
-            | "VVaG"
-            | "GV"
-            | "KV"
-            | "AV"
-            | "DV"
-            | "BV"
-            | "GesV"
-            | "PV"
-    ) || {
-        let s = stem(w);
-        matches!(
-            s,
-            "Mietvertrag"
-                | "Mietvertrags"
-                | "Arbeitsvertrag"
-                | "Arbeitsvertrags"
-                | "Vertrag"
-                | "Vertrags"
-                | "Tarifvertrag"
-                | "Tarifvertrags"
-                | "Gesellschaftsvertrag"
-                | "Gesellschaftsvertrags"
-                | "Kaufvertrag"
-                | "Kaufvertrags"
-                | "Satzung"
-                | "Vereinbarung"
-                | "Dienstvereinbarung"
-                | "Betriebsvereinbarung"
-                | "Geschäftsbedingung"
-                | "Versicherungsbedingung"
-                | "Manteltarifvertrag"
-                | "Manteltarifvertrags"
+    // Collective agreements: `TVöD`, `BBTV`, `MTV`, `TV-L`.
+    (w.len() >= 2 && (w.starts_with("TV") && !w.starts_with("TVG") || w.ends_with("TV")) && w != "TVG")
+        || matches!(
+            w,
+            "MV" | "TV"
+                | "TVöD"
+                | "TV-L"
+                | "TV-V"
+                | "TVÜ"
+                | "BAT"
+                | "MTV"
+                | "AGB"
+                | "AVB"
+                | "ARB"
+                | "AUB"
+                | "AKB"
+                | "VVaG"
+                | "GV"
+                | "KV"
+                | "AV"
+                | "DV"
+                | "BV"
+                | "GesV"
+                | "PV"
         )
-    }
+        || {
+            let s = stem(w);
+            matches!(
+                s,
+                "Mietvertrag"
+                    | "Mietvertrags"
+                    | "Arbeitsvertrag"
+                    | "Arbeitsvertrags"
+                    | "Vertrag"
+                    | "Vertrags"
+                    | "Tarifvertrag"
+                    | "Tarifvertrags"
+                    | "Gesellschaftsvertrag"
+                    | "Gesellschaftsvertrags"
+                    | "Kaufvertrag"
+                    | "Kaufvertrags"
+                    | "Satzung"
+                    | "Vereinbarung"
+                    | "Dienstvereinbarung"
+                    | "Betriebsvereinbarung"
+                    | "Geschäftsbedingung"
+                    | "Versicherungsbedingung"
+                    | "Manteltarifvertrag"
+                    | "Manteltarifvertrags"
+            )
+        }
 }
 
 /// Court abbreviations that must never be read as a law book.
@@ -130,12 +133,15 @@ pub(crate) fn is_court_abbrev(w: &str) -> bool {
             | "VerfGH"
             | "StGH"
             | "GmSOGB"
+            | "RAG"
+            | "BVerfGE"
+            | "BGHZ"
     )
 }
 
 /// A word of a spelled-out law that the vocabulary lacks (`Sozialversicherungs-Rechengrößenverordnung`,
 /// `Anhörungsrügengesetzes`); `strict` excludes `…ordnung` (too many non-laws: `Rechtsordnung`).
-fn law_like_word(w: &str, strict: bool) -> bool {
+pub(crate) fn law_like_word(w: &str, strict: bool) -> bool {
     // Cheap reject first: every accepted word is long and ends in z, h, g or a case ending.
     if w.len() < 6 || !matches!(w.as_bytes()[w.len() - 1], b'z' | b'h' | b'g' | b's' | b'n' | b'e') {
         return false;
@@ -248,11 +254,14 @@ impl<'a> Sc<'a> {
                     BookAfter::Book(book, nj) => {
                         j = nj;
                         let (v, nj) = self.version_at(j);
+                        let vend = self.end_before(nj);
                         j = nj;
                         if let Some(last) = members.last_mut() {
                             last.end = book.end.max(last.end);
                             if let Some(v) = v {
+                                // `a.F.` belongs to the citation: it says which text is meant.
                                 last.version = Some(v);
+                                last.end = vend;
                             }
                             last.book = Some(book);
                         }
@@ -560,17 +569,36 @@ impl<'a> Sc<'a> {
         if !self.same_line(j) {
             return None;
         }
-        match self.s(j) {
-            "iVm" | "ivm" => Some(if self.s(j + 1) == "." && self.adj(j + 1) { j + 2 } else { j + 1 }),
+        let k = match self.s(j) {
+            "iVm" | "ivm" => {
+                if self.s(j + 1) == "." && self.adj(j + 1) {
+                    j + 2
+                } else {
+                    j + 1
+                }
+            }
             "i" if self.s(j + 1) == "." && self.s(j + 2) == "V" && self.s(j + 3) == "." && self.s(j + 4) == "m" => {
-                Some(if self.s(j + 5) == "." { j + 6 } else { j + 5 })
+                if self.s(j + 5) == "." {
+                    j + 6
+                } else {
+                    j + 5
+                }
             }
-            "in" if self.s(j + 1) == "Verbindung" && self.s(j + 2) == "mit" => Some(j + 3),
+            "in" if self.s(j + 1) == "Verbindung" && self.s(j + 2) == "mit" => j + 3,
             "iV" if self.s(j + 1) == "." && self.s(j + 2) == "m" => {
-                Some(if self.s(j + 3) == "." { j + 4 } else { j + 3 })
+                if self.s(j + 3) == "." {
+                    j + 4
+                } else {
+                    j + 3
+                }
             }
-            _ => None,
+            _ => return None,
+        };
+        // `i.V.m. den §§ …`, `in Verbindung mit dem Art. …`
+        if matches!(self.s(k), "den" | "dem" | "der" | "des") && self.unit_at(k + 1).is_some() {
+            return Some(k + 1);
         }
+        Some(k)
     }
 
     /// `a.F.`, `aF`, `a. F.`, `n.F.`, `nF` at `j` → (normalised, next).
@@ -621,11 +649,11 @@ impl<'a> Sc<'a> {
             return BookAfter::None;
         }
         if let Some(b) = self.v.book_at(self.text, self.t, k)
-            && !is_court_abbrev(w)
+            && (!is_court_abbrev(w) || matches!(w, "SG" | "AG"))
         {
             // A bare abbreviation needs no article; a title may have one.
             if !(article && b.kind != FormKind::Title && w.len() <= 1) {
-                let mut end = b.end_tok;
+                let mut end = self.land_after(b.end_tok);
                 end = self.year_after(end);
                 if b.kind == FormKind::Title {
                     end = self.date_after_title(end);
@@ -677,6 +705,49 @@ impl<'a> Sc<'a> {
                 || w.ends_with('V')
                 || w.ends_with("GB")
                 || caps == n)
+    }
+
+    /// A Land written after a Land law's abbreviation (`UVollzG NRW`, `KAG BY`, `LBO BW`).
+    fn land_after(&self, k: usize) -> usize {
+        let l = self.s(k);
+        if self.is_word(k)
+            && self.same_line(k)
+            && matches!(
+                l,
+                "NRW"
+                    | "NW"
+                    | "BY"
+                    | "BW"
+                    | "SH"
+                    | "Bln"
+                    | "BE"
+                    | "Bbg"
+                    | "BB"
+                    | "LSA"
+                    | "ST"
+                    | "MV"
+                    | "Nds"
+                    | "NI"
+                    | "RP"
+                    | "RhPf"
+                    | "SL"
+                    | "Saar"
+                    | "SN"
+                    | "Sachs"
+                    | "TH"
+                    | "Thür"
+                    | "HE"
+                    | "Hess"
+                    | "HH"
+                    | "HB"
+                    | "Brem"
+                    | "Bay"
+            )
+        {
+            k + 1
+        } else {
+            k
+        }
     }
 
     /// A year written after a book (`UWG 2004`, `BauNVO 1977`), not a reporter year (`2004, 12`).
@@ -793,6 +864,14 @@ impl<'a> Sc<'a> {
                     return None;
                 }
                 (b.canonical.to_string(), b.end_tok, true)
+            }
+            None if self.abbrev_like(w)
+                && w.chars().any(|c| c.is_lowercase())
+                && (w.ends_with('G') || w.ends_with("VO"))
+                && w.len() >= 4 =>
+            {
+                // An unknown law abbreviation (`BilMoG`, `StVereinfG`): mixed case, ends like one.
+                (w.to_string(), i + 1, false)
             }
             None => {
                 // Compound law names the vocabulary lacks (hyphenated parts joined).

@@ -277,6 +277,24 @@ impl<'a> Sc<'a> {
                 if let Some(j) = self.law_at(i, None) {
                     return Some(j);
                 }
+                // `Art. II § 6 IntPatÜG`: an article of an act that has §§.
+                let r = if self.s(i + 1) == "." { i + 2 } else { i + 1 };
+                if self.is_word(r)
+                    && self.s(r).bytes().all(|c| matches!(c, b'I' | b'V' | b'X'))
+                    && self.kind(r + 1) == Some(Kind::Para)
+                {
+                    let first = self.out.laws.len();
+                    if let Some(j) = self.law_at(r + 1, None) {
+                        let s0 = self.start_of(i);
+                        if let Some(l) = self.out.laws.get_mut(first) {
+                            l.start = s0;
+                        }
+                        if let Some(c) = self.out.chains.last_mut() {
+                            c.start = s0;
+                        }
+                        return Some(j);
+                    }
+                }
             }
             "ECLI" => return self.ecli_at(i),
             _ => {}
@@ -298,7 +316,9 @@ impl<'a> Sc<'a> {
             // capitalised words are neither, and cheap byte tests skip the lookup for them.
             let unit_next = |k: usize| self.kind(k) == Some(Kind::Para) || matches!(self.s(k), "Art" | "Artikel");
             let law_first = unit_next(i + 1) || unit_next(i + 2) || unit_next(i + 3);
-            if !law_first && !name_candidate(w) {
+            let next_law_like =
+                self.is_word(i + 1) && self.s(i + 1).len() >= 8 && law::law_like_word(self.s(i + 1), true);
+            if !law_first && !name_candidate(w) && !next_law_like {
                 return None;
             }
             let book = self.v.book_at(self.text, self.t, i);
