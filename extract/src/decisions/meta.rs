@@ -211,8 +211,15 @@ fn source_str(rec: &OldpRecord, key: &str) -> Option<String> {
 
 pub(crate) fn from_oldp(rec: &OldpRecord, _text: &str, format: &str, extra: Extra) -> DecisionMeta {
     let court = rec.court.clone().unwrap_or_default();
+    // "unbekannt (…)" is the dump's placeholder, not a court: the content's own court wins.
+    let given = non_empty(court.name.as_deref()).filter(|n| !n.to_lowercase().starts_with("unbekannt"));
+    let mut notes = Vec::new();
+    if given.is_none() && extra.court.is_some() {
+        notes.push(format!("court_name_from_content (record: {})", court.name.as_deref().unwrap_or("none")));
+    }
     let m = DecisionMeta {
-        court_name_raw: non_empty(court.name.as_deref()).or(extra.court),
+        court_name_raw: given.or(extra.court).or_else(|| non_empty(court.name.as_deref())),
+        notes,
         court_jurisdiction_raw: non_empty(court.jurisdiction.as_deref()),
         court_level_raw: non_empty(court.level_of_appeal.as_deref()),
         court_state_raw: non_empty(court.state.as_deref()),

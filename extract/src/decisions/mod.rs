@@ -53,6 +53,7 @@ mod lines;
 mod markdown;
 mod meta;
 mod mojibake;
+mod openjur;
 mod pdf_text;
 mod xml;
 
@@ -161,7 +162,7 @@ pub struct DecisionMeta {
     /// The rii `<norm>` field (or the gesetze-bayern `<enbez>` list), as given.
     pub norms_raw: Option<String>,
     /// What the content was: `oldp-markdown`, `html`, `html-python-bytes`, `pdf-text`,
-    /// `plain-text`, `byrecht-xml`, `rii-xml`, `empty`.
+    /// `plain-text`, `openjur-json-text`, `byrecht-xml`, `rii-xml`, `empty`.
     pub source_format: String,
     /// Why a value was flagged or split (`date_suspicious: …`, `file_number_old_in_parentheses`).
     pub notes: Vec<String>,
@@ -312,6 +313,10 @@ fn sniff_and_render(
         let mut r = pdf_text::render(&text);
         r.flags.mojibake_repaired |= repaired;
         return Ok(("pdf-text", r));
+    }
+    if let Some((r, found)) = openjur::render(content) {
+        *extra = found;
+        return Ok(("openjur-json-text", r));
     }
     let (text, repaired) = mojibake::repair_latin1_mojibake(content);
     let mut r = lines::render_plain(&text);

@@ -236,6 +236,24 @@ fn golden_byrecht_xml_latin1_mojibake() {
 }
 
 #[test]
+fn invalid_openjur_json_record_is_read_leniently() {
+    // Id 15: an openJur crawl record whose JSON is invalid, kept verbatim as text.
+    let d = doc(15);
+    assert_eq!(d.meta.source_format, "openjur-json-text");
+    assert_eq!(d.meta.file_numbers, ["VII ZR 255/08"]);
+    assert_eq!(d.meta.date.as_deref(), Some("2009-09-10"));
+    assert_eq!(d.meta.court_name_raw.as_deref(), Some("BGH"));
+    assert_eq!(names(&d), ["Tenor", "Tatbestand", "Gründe"]);
+    let tenor = section(&d, "Tenor");
+    assert_eq!(
+        slice(&d, tenor.start, tenor.end),
+        "Die Revision der Klägerin gegen das Urteil des 10. Zivilsenats des Oberlandesgerichts Stuttgart vom 24. \
+         November 2008 wird zurückgewiesen.\nDie Klägerin trägt die Kosten des Revisionsverfahrens.\nVon Rechts wegen."
+    );
+    check_invariants(15, &d);
+}
+
+#[test]
 fn id_37_joined_proceeding() {
     let d = doc(37);
     assert_eq!(d.meta.file_numbers.len(), 17);
@@ -256,6 +274,8 @@ fn all_corpus_records_normalise_or_fail_with_a_reason() {
     let mut printed = 0;
     let mut unprinted = 0;
     let mut mojibake = 0;
+    // Same court, first file number and date (or both without a date): candidates for one decision in two records.
+    let mut same: BTreeMap<(String, String, String), Vec<u64>> = BTreeMap::new();
     for (&id, line) in corpus() {
         let rec = match parse_oldp_line(line) {
             Ok(r) => r,
@@ -286,14 +306,24 @@ fn all_corpus_records_normalise_or_fail_with_a_reason() {
                     unprinted += 1;
                 }
                 mojibake += d.flags.mojibake_repaired as usize;
+                if let (Some(c), Some(f)) = (&d.meta.court_name_raw, d.meta.file_numbers.first()) {
+                    let dt = d.meta.date.clone().unwrap_or_default();
+                    same.entry((c.clone(), f.clone(), dt)).or_default().push(id);
+                }
             }
             Err(e) => *errors.entry(e.reason()).or_default() += 1,
         }
     }
+    let groups: Vec<&Vec<u64>> = same.values().filter(|v| v.len() > 1).collect();
+    let second_copies: usize = groups.iter().map(|v| v.len() - 1).sum();
     eprintln!(
         "docs {docs}, errors {errors:?}, empty {empty_reasons:?}, formats {formats:?}, \
-         Randnummern printed {printed}, numbered by us {unprinted}, mojibake repaired {mojibake}"
+         Randnummern printed {printed}, numbered by us {unprinted}, mojibake repaired {mojibake}, \
+         merge candidates (court+file number+date) {} groups / {second_copies} second records",
+        groups.len()
     );
+    // The README counts 68 second copies; all share court, file number and date with the first.
+    assert_eq!(second_copies, 68, "{groups:?}");
     assert_eq!(docs + errors.values().sum::<usize>(), 966);
     assert_eq!(docs, 966, "every real record normalises: {errors:?}");
     // 84 records have no content at all; id 537 holds only page breaks of a scan, id 377 is a
@@ -309,7 +339,8 @@ fn all_corpus_records_normalise_or_fail_with_a_reason() {
     assert_eq!(formats.get("oldp-markdown"), Some(&5));
     assert_eq!(formats.get("html-python-bytes"), Some(&7));
     assert_eq!(formats.get("html"), Some(&127));
-    assert_eq!(formats.get("plain-text"), Some(&16));
+    assert_eq!(formats.get("plain-text"), Some(&15));
+    assert_eq!(formats.get("openjur-json-text"), Some(&1));
     assert_eq!(formats.get("byrecht-xml"), Some(&1));
     assert_eq!(mojibake, 8, "7 openJur records and the gesetze-bayern XML");
 }
@@ -404,4 +435,3 @@ fn binary_junk_is_refused() {
     let junk: String = (0..5000u32).map(|i| char::from_u32(i % 32).unwrap()).collect();
     assert_eq!(normalise_oldp(&with_content(junk)).unwrap_err().reason(), "binary_content");
 }
-

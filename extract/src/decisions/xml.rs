@@ -73,7 +73,7 @@ fn parse(text: &str) -> Result<Parsed, DecisionError> {
                     root = Some(name.clone());
                 }
                 if let Some((_, heading)) = FIELDS.iter().find(|(f, _)| *f == name)
-                    && stack.len() >= 1
+                    && !stack.is_empty()
                 {
                     let span = r.read_to_end(e.name()).map_err(|e| xml_err(e, r.buffer_position()))?;
                     let inner = &text[span.start as usize..span.end as usize];
@@ -88,10 +88,8 @@ fn parse(text: &str) -> Result<Parsed, DecisionError> {
             Event::End(_) => {
                 stack.pop();
             }
-            Event::Empty(e) => {
-                if root.is_none() {
-                    root = Some(String::from_utf8_lossy(e.local_name().as_ref()).into_owned());
-                }
+            Event::Empty(e) if root.is_none() => {
+                root = Some(String::from_utf8_lossy(e.local_name().as_ref()).into_owned());
             }
             Event::Text(t) => {
                 let Some(cur) = stack.last() else { continue };
