@@ -741,10 +741,21 @@ impl<'a> Sc<'a> {
         // Follow-ups with the volume only: `BVerfGE 59, 36 (49); 61, 138 (149)`.
         if official {
             loop {
-                if !matches!(self.s(e), ";" | ",") || !self.is_num(e + 1) || !self.same_line(e + 1) {
+                // `BVerfGE 68, 287 (310 f.); 70, 219`: step over the open pinpoint's rest.
+                let mut f = e;
+                if matches!(self.s(f), "f" | "ff") {
+                    f += 1;
+                    if self.s(f) == "." {
+                        f += 1;
+                    }
+                }
+                if self.s(f) == ")" {
+                    f += 1;
+                }
+                if !matches!(self.s(f), ";" | ",") || !self.is_num(f + 1) || !self.same_line(f + 1) {
                     break;
                 }
-                let v = e + 1;
+                let v = f + 1;
                 if self.s(v + 1) != "," || self.s(v).len() > 3 {
                     break;
                 }

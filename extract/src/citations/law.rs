@@ -334,7 +334,8 @@ impl<'a> Sc<'a> {
     fn group(&self, i: usize, article_chain: bool, members: &mut Vec<Member>, first_conn: Connector) -> Option<usize> {
         let (article, mut j) = self.unit_at(i)?;
         let _ = article_chain;
-        let plural = self.kind(i + 1) == Some(Kind::Para) || self.s(i) == "Artt";
+        // After `§§` a bare `und 2` is the next section, not the next Absatz.
+        let mut plural = self.kind(i + 1) == Some(Kind::Para) || self.s(i) == "Artt";
         let mut m = Member { start: self.start_of(i), article, connector: Some(first_conn), ..Default::default() };
         j = self.section(j, &mut m)?;
         j = self.qualifiers(j, &mut m, plural);
@@ -349,6 +350,9 @@ impl<'a> Sc<'a> {
                 None if self.is_num(k) => k,
                 None => break,
             };
+            if has_unit.is_some() && self.kind(k + 1) == Some(Kind::Para) {
+                plural = true;
+            }
             let mut m = Member { start: self.start_of(k), article, connector: Some(conn), ..Default::default() };
             let Some(after_sec) = self.section(num_at, &mut m) else { break };
             let after = self.qualifiers(after_sec, &mut m, plural);
@@ -514,7 +518,16 @@ impl<'a> Sc<'a> {
             while !plural && matches!(self.s(n), "und" | "oder" | "bis" | "-" | "–" | "sowie") && self.same_line(n + 1)
             {
                 match self.value(n + 1, f == b'l') {
-                    Some((_, nn)) if self.qualifier_kw(n + 1).is_none() => n = nn,
+                    // `Nr 1 und 210 DM`: an amount, not a value.
+                    Some((_, nn))
+                        if self.qualifier_kw(n + 1).is_none()
+                            && !matches!(
+                                self.s(nn),
+                                "DM" | "EUR" | "Euro" | "€" | "%" | "Prozent" | "Jahre" | "Monate"
+                            ) =>
+                    {
+                        n = nn
+                    }
                     _ => break,
                 }
             }

@@ -314,6 +314,11 @@ impl<'a> Sc<'a> {
         if first.is_ascii_uppercase() || first >= 0xC3 {
             // One vocabulary lookup serves both the law-first form and a bare law name; most
             // capitalised words are neither, and cheap byte tests skip the lookup for them.
+            if matches!(first, b'R' | b'V')
+                && let Some(j) = self.eu_act_name_at(i)
+            {
+                return Some(j);
+            }
             let unit_next = |k: usize| self.kind(k) == Some(Kind::Para) || matches!(self.s(k), "Art" | "Artikel");
             let law_first = unit_next(i + 1) || unit_next(i + 2) || unit_next(i + 3);
             let next_law_like =
@@ -324,11 +329,6 @@ impl<'a> Sc<'a> {
             let book = self.v.book_at(self.text, self.t, i);
             if let Some(b) = book
                 && let Some(j) = self.law_first_at(i, b)
-            {
-                return Some(j);
-            }
-            if matches!(first, b'R' | b'V' | b'E')
-                && let Some(j) = self.eu_act_name_at(i)
             {
                 return Some(j);
             }

@@ -69,6 +69,13 @@ pub fn spans(text: &str, ex: &Extraction, conv: Convention) -> Vec<Span> {
                     _ => (c.start, c.end),
                 };
                 out.push(Span { start: s, end: e, kind: "case".into() });
+                // refex's gold marks a margin pinpoint right after a reporter (`GRUR 2009, 881
+                // Tz. 11`) as a case span of its own.
+                if c.kind == CaseKind::Reporter
+                    && let Some((ps, pe)) = margin_pinpoint(text, c.end)
+                {
+                    out.push(Span { start: ps, end: pe, kind: "case".into() });
+                }
             }
         }
         Convention::Ler => {
@@ -126,6 +133,30 @@ pub fn spans(text: &str, ex: &Extraction, conv: Convention) -> Vec<Span> {
         res.push(s);
     }
     res
+}
+
+/// ` Tz. 11`, ` Rz 25`, ` RdNr 28` directly after code point `e` → its span.
+fn margin_pinpoint(text: &str, e: usize) -> Option<(usize, usize)> {
+    let rest: Vec<char> = text.chars().skip(e).take(16).collect();
+    if rest.first() != Some(&' ') {
+        return None;
+    }
+    let word: String = rest[1..].iter().take_while(|c| c.is_alphabetic()).collect();
+    if !matches!(word.as_str(), "Tz" | "Rz" | "RdNr") {
+        return None;
+    }
+    let mut k = 1 + word.chars().count();
+    if rest.get(k) == Some(&'.') {
+        k += 1;
+    }
+    if rest.get(k) == Some(&' ') {
+        k += 1;
+    }
+    let d0 = k;
+    while rest.get(k).is_some_and(|c| c.is_ascii_digit()) {
+        k += 1;
+    }
+    (k > d0).then_some((e + 1, e + k))
 }
 
 fn text_at(text: &str, cp: usize) -> Option<char> {
