@@ -172,7 +172,16 @@ const RUBRICS: &[(&str, &str)] = &[
     ("fundstellen", "Fundstellen"),
     ("fundstelle", "Fundstellen"),
     ("rechtsmittelinstanz", "Rechtsmittelinstanz"),
+    ("normen", "Normenkette"),
+    ("rechtsquelle/n", "Normenkette"),
+    ("rechtsquellen", "Normenkette"),
+    ("stichwort/e", "Schlagworte"),
+    ("stichworte", "Schlagworte"),
+    ("zitiervorschlag", "Zitiervorschlag"),
 ];
+
+/// Rubrics a portal prints as a bare heading without a colon (BVerwG `<h5>Rechtsquellen</h5>`).
+const BARE_RUBRICS: &[&str] = &["rechtsquellen", "zitiervorschlag"];
 
 /// Strips an outline number (`I.`, `A.`, `2.`) before a heading word.
 fn strip_outline(s: &str) -> &str {
@@ -208,7 +217,9 @@ pub(crate) fn heading_of(line: &str) -> Option<(&'static str, String, Option<usi
         if let Some((_, canon)) = HEADINGS.iter().find(|(l, _)| *l == lower) {
             return Some((canon, line.to_string(), None));
         }
-        if had_colon && let Some((_, canon)) = RUBRICS.iter().find(|(l, _)| *l == lower) {
+        if (had_colon || BARE_RUBRICS.contains(&lower.as_str()))
+            && let Some((_, canon)) = RUBRICS.iter().find(|(l, _)| *l == lower)
+        {
             return Some((canon, line.to_string(), None));
         }
     }

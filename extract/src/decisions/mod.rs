@@ -17,8 +17,11 @@
 //!   `Orientierungssatz`, `Tenor`, `Tatbestand`, `Entscheidungsgründe`, `Gründe` (also with a
 //!   trailing colon, letter-spaced as in PDFs `G r ü n d e :`, upper case, or numbered
 //!   `I. Tatbestand` / `A. Gründe`), or `Tenor: …` on one line (the section then starts after the
-//!   colon). A word inside a sentence never anchors. `start..end` (code points, end exclusive)
-//!   covers the text after the heading up to the line break before the next heading (or the end).
+//!   colon). A word inside a sentence never anchors. Portal rubric labels (`Titel:`,
+//!   `Normenkette:`, `Schlagworte:`, `Vorinstanz:`, `Fundstellen:`, BVerwG's `Rechtsquellen`,
+//!   `Zitiervorschlag`) are sections too, so a Leitsatz does not run on into the rubrics after
+//!   it. `start..end` (code points, end exclusive) covers the text after the heading up to the
+//!   line break before the next heading (or the end).
 //! - `randnummern`: blocks `{rn, start, end, printed}`. Printed Randnummern are the numbers the
 //!   source prints (`1| …` in OLDP markdown, `data-rd`, `<dt>N</dt>`, `<div class="rd">N</div>`,
 //!   `<span class="absatzRechts">N</span>`, `<rd nr="N"/>`, a line that is only the number in
@@ -37,10 +40,22 @@
 //!   text is empty.
 //!
 //! # Content formats
-//! Sniffed from the content, with the dump's `content_format` as a hint: OLDP markdown, HTML
-//! (portal containers, full pages, fragments), Python bytes repr of HTML with double-encoded
-//! UTF-8 entities, PDF-derived text (`pdftotext`), plain text, gesetze-bayern XML
-//! (`<byrecht-rspr>`), rii XML, and empty content (a scanned PDF: empty text with a reason).
+//! Sniffed from the content, with the dump's `content_format` as a hint (`meta.source_format`
+//! says which path was taken):
+//! - `oldp-markdown`: `## Tenor`, `12| …` Randnummern, `:| II.` lines (`markdown.rs`).
+//! - `html`: portal containers (BFH `data-rd`, BAG/rii `<dl><dt>`, bayern.recht `div.rd`),
+//!   full portal pages (navigation left out), fragments (`html.rs`).
+//! - `html-python-bytes`: `b'<section…'` with double-encoded UTF-8 entities, repaired
+//!   (`flags.mojibake_repaired`) (`mojibake.rs`).
+//! - `pdf-text`: pdftotext output with page furniture, hyphenation and wrapping undone where
+//!   safe (`pdf_text.rs`); `flags.pdf_derived`, `page_furniture_removed`, `dehyphenated`.
+//! - `plain-text`: one paragraph per line; a line that is only a number is a Randnummer.
+//! - `openjur-json-text`: an openJur crawl record with invalid JSON, read line-wise (`openjur.rs`).
+//! - `byrecht-xml` / `rii-xml`: gesetze-bayern and rii XML (`xml.rs`); UTF-8 read as Latin-1 is
+//!   repaired.
+//! - `empty`: no text layer (a scan: `text_empty_reason = "scanned_pdf_without_text_layer"`),
+//!   a garbled one (`pdf_text_layer_unreadable`) or no content (`no_content`); markup without
+//!   any text gets `no_text_in_content`.
 //!
 //! # Limits (bad input never crashes or hangs)
 //! Content over [`MAX_CONTENT_BYTES`] is refused; HTML/XML nested deeper than [`MAX_DEPTH`] is

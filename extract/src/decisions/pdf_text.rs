@@ -244,10 +244,24 @@ fn starts_like_item(s: &str) -> bool {
     }
 }
 
+/// A list label alone on a line: `a)`, `bb)`, `1.`, `2)`, `(3)`. Roman numerals and capital
+/// letters (`II.`, `B.`) are outline headings and keep their own line.
+fn is_item_label(s: &str) -> bool {
+    let core = s.trim().trim_start_matches('(');
+    let Some(body) = core.strip_suffix(')').or_else(|| core.strip_suffix('.')) else { return false };
+    !body.is_empty()
+        && body.len() <= 3
+        && (body.bytes().all(|b| b.is_ascii_digit()) || body.bytes().all(|b| b.is_ascii_lowercase()))
+}
+
 fn join_kind(prev: &str, next: &str, width: usize) -> Join {
     let next_first = next.chars().next().unwrap_or(' ');
     if is_bare_number(prev) || is_bare_number(next) || heading_of(prev).is_some() || heading_of(next).is_some() {
         return Join::Break;
+    }
+    if is_item_label(prev) {
+        // `a)` / `1.` alone on its line: the item's text follows and stays on its line.
+        return Join::Space;
     }
     if hyphen_split(prev).is_some() {
         let word = next.split_whitespace().next().unwrap_or("");
@@ -292,5 +306,7 @@ mod tests {
         );
         assert_eq!(lines[3], "Kurz.");
         assert_eq!(lines[4], "Betriebs- und Landesgeheimnisse des Schleswig-Holsteinischen Landes.");
+        let r = render("Gründe:\nI.\na)\nDie Klage ist zulässig.\n1.\nSie ist begründet.");
+        assert_eq!(r.text, "Gründe:\nI.\na) Die Klage ist zulässig.\n1. Sie ist begründet.");
     }
 }
