@@ -33,6 +33,41 @@ fn month_of(w: &str) -> Option<u32> {
     MONTHS.iter().position(|m| *m == w).map(|p| p as u32 + 1)
 }
 
+/// Registers of BGH special senates, written without a senate number.
+fn special_register(w: &str) -> bool {
+    matches!(
+        w,
+        "StB"
+            | "AnwZ"
+            | "AnwSt"
+            | "KZR"
+            | "KVR"
+            | "KZB"
+            | "KRB"
+            | "KVZ"
+            | "EnZR"
+            | "EnVR"
+            | "EnZB"
+            | "EnVZ"
+            | "EnRB"
+            | "NotZ"
+            | "NotSt"
+            | "RiZ"
+            | "RiSt"
+            | "LwZR"
+            | "LwZB"
+            | "LwZA"
+            | "GSZ"
+            | "GSSt"
+            | "PatAnwZ"
+            | "PatAnwSt"
+            | "BLw"
+            | "ARs"
+            | "StbSt"
+            | "WpSt"
+    )
+}
+
 fn roman(w: &str) -> bool {
     !w.is_empty() && w.len() <= 5 && w.bytes().all(|c| matches!(c, b'I' | b'V' | b'X'))
 }
@@ -226,6 +261,7 @@ impl<'a> Sc<'a> {
             page: None,
             pinpoint: None,
             ecli: None,
+            literature: false,
             canonical,
         });
         let n = self.out.cases.len() - 1;
@@ -333,9 +369,79 @@ impl<'a> Sc<'a> {
         None
     }
 
+    /// A case number without register: an ECtHR application after a dated EGMR citation
+    /// (`EGMR, Urteil vom 9. Juli 2013 - 66069/09`) or an old EuGH number after `Rs.`
+    /// (`Rs. 35/82`).
+    pub(super) fn bare_case_number_at(&mut self, i: usize) -> Option<usize> {
+        if !(self.s(i + 1) == "/"
+            && self.adj(i + 1)
+            && self.is_num(i + 2)
+            && self.adj(i + 2)
+            && self.s(i + 2).len() == 2)
+        {
+            return None;
+        }
+        if i > 0 && self.adj(i) {
+            return None;
+        }
+        let e = i + 3;
+        let (fs, fe) = (self.start_of(i), self.end_before(e));
+        let num = self.slice(fs, fe).to_string();
+        if i >= 2 && self.s(i - 1) == "." && self.s(i - 2) == "Rs" && i - 2 >= self.done {
+            let back = self.back_context(i - 2);
+            let start = if back.start < i - 2 { self.start_of(back.start) } else { self.start_of(i - 2) };
+            let c = self.push_case(start, fe, CaseKind::EuCase, format!("EuGH {num}"));
+            c.court = back.court.or(Some("EuGH".into()));
+            c.court_span = back.court_span;
+            c.decision_kind = back.kind;
+            c.date = back.date;
+            c.file_number = Some(num);
+            c.file_number_span = Some((fs, fe));
+            return Some(e);
+        }
+        if !(3..=6).contains(&self.s(i).len()) || i == 0 || !matches!(self.s(i - 1), "-" | "–" | ",") {
+            return None;
+        }
+        let back = self.back_context(i);
+        if back.court.as_deref() != Some("EGMR") {
+            return None;
+        }
+        let start = self.start_of(back.start);
+        let c = self.push_case(start, fe, CaseKind::EcthrApplication, format!("EGMR {num}"));
+        c.court = back.court;
+        c.court_span = back.court_span;
+        c.decision_kind = back.kind;
+        c.date = back.date;
+        c.file_number = Some(num);
+        c.file_number_span = Some((fs, fe));
+        Some(e)
+    }
+
     /// An Aktenzeichen starting at token `i` → (register, end token).
     fn file_number_shape(&self, i: usize) -> Option<(String, usize)> {
         let w = self.s(i);
+        // Part of a longer number (`Nr. 4.2.3 BV 2003.13`, `1/2 …`): not a file number.
+        if i > 0 && self.adj(i) && matches!(self.s(i - 1), "." | "/" | "-" | ",") {
+            return None;
+        }
+        // BGH special senates have no number: `StB 4/03`, `AnwZ (B) 21/04`, `KZR 12/19`.
+        if self.is_word(i) && special_register(w) {
+            let mut k = i + 1;
+            if self.s(k) == "(" && self.is_word(k + 1) && self.s(k + 2) == ")" {
+                k += 3;
+            }
+            if self.is_num(k)
+                && self.same_line(k)
+                && self.s(k + 1) == "/"
+                && self.adj(k + 1)
+                && self.is_num(k + 2)
+                && self.adj(k + 2)
+                && matches!(self.s(k + 2).len(), 2 | 4)
+            {
+                return Some((w.to_string(), k + 3));
+            }
+            return None;
+        }
         let mut j = i;
         // Prefixes: BSG `B 1 KR …`, LSG/SG `L 5 KR …`/`S 12 KR …`.
         let lead = matches!(w, "B" | "L" | "S") && self.is_word(i) && self.is_num(i + 1) && self.same_line(i + 1);
@@ -373,6 +479,12 @@ impl<'a> Sc<'a> {
             return None;
         }
         let mut k = r + 1;
+        let mut reg = reg.to_string();
+        // `1 WDS-VR 9.17`: a hyphenated register.
+        if self.s(k) == "-" && self.adj(k) && self.is_word(k + 1) && self.adj(k + 1) && self.s(k + 1).len() <= 4 {
+            reg = format!("{reg}-{}", self.s(k + 1));
+            k += 2;
+        }
         if self.s(k) == "(" && self.is_word(k + 1) && self.s(k + 2) == ")" && self.s(k + 1).len() <= 5 {
             k += 3;
         }
@@ -387,14 +499,16 @@ impl<'a> Sc<'a> {
         let ok = match sep {
             "/" => yl == 2 || yl == 4,
             // BVerwG `6 C 1.20`: only with a known register, the year has two digits.
-            "." => yl == 2 && (self.v.is_register(reg) || matches!(reg, "NB" | "BN" | "CN")),
+            "." => {
+                yl == 2 && (self.v.is_register(&reg) || reg.contains('-') || matches!(reg.as_str(), "NB" | "BN" | "CN"))
+            }
             _ => false,
         };
         if !ok {
             return None;
         }
         // A register that is also a law book (`3 SGB 12/13`) is not one.
-        if !self.v.is_register(reg) && self.v.book_at(self.text, self.t, r).is_some() {
+        if !self.v.is_register(&reg) && self.v.book_at(self.text, self.t, r).is_some() {
             return None;
         }
         let mut e = k + 3;
@@ -417,7 +531,7 @@ impl<'a> Sc<'a> {
         if lead && !matches!(w, "B" | "L" | "S") {
             return None;
         }
-        Some((reg.to_string(), e))
+        Some((reg, e))
     }
 
     /// An Aktenzeichen at `i`, with court/kind/date found before it.
@@ -457,6 +571,11 @@ impl<'a> Sc<'a> {
         let mut b = Back { start: k, ..Default::default() };
         let lo = self.done;
         let mut j = k;
+        // `im Verfahren 1 BvR 2821/11`, `Verfassungsbeschwerdeverfahren 1 BvR …`.
+        if j > lo && self.is_word(j - 1) && (self.s(j - 1).ends_with("verfahren") || self.s(j - 1) == "Verfahren") {
+            b.start = j - 1;
+            return b;
+        }
         let prev = |j: usize| if j > lo { Some(j - 1) } else { None };
         // Court directly before (`BVerwG 4 NB 43.93`, `BGH X ZB 6/71`).
         if let Some((cs, name)) = self.court_ending_at(j, lo) {
@@ -713,7 +832,9 @@ impl<'a> Sc<'a> {
         }
         let official = r.court.is_some();
         let vol = self.s(j);
-        if !official && !(vol.len() == 4 && (vol.starts_with("19") || vol.starts_with("20"))) {
+        let back = self.reporter_back(i);
+        // Journals are cited by year; old series by volume only after a court (`KG, VRS 37, 445`).
+        if !official && !(vol.len() == 4 && (vol.starts_with("19") || vol.starts_with("20"))) && back.is_none() {
             return None;
         }
         let (page, mut e) = self.page_after(j + 1)?;
@@ -722,7 +843,7 @@ impl<'a> Sc<'a> {
         e = e2;
         // Court (and date) before: `BGH WuM 2004, 25`, `BVerwG vom 15.12.1994 NVwZ 1995, 897`,
         // `BFH-Urteil BFH/NV 2000, 852`.
-        let back = self.reporter_back(i);
+        let literature = !official && back.is_none() && self.author_before(i);
         let rs = self.start_of(i);
         let start = back.as_ref().map_or(rs, |b| self.start_of(b.start));
         let end = self.end_before(e);
@@ -738,6 +859,7 @@ impl<'a> Sc<'a> {
         c.volume = Some(volume);
         c.page = Some(page);
         c.pinpoint = pin;
+        c.literature = literature;
         // Follow-ups with the volume only: `BVerfGE 59, 36 (49); 61, 138 (149)`.
         if official {
             loop {
@@ -774,6 +896,26 @@ impl<'a> Sc<'a> {
             }
         }
         Some(e)
+    }
+
+    /// An author's name right before a journal citation (`Kleiber, ZfBR`, `Blumenberg/Lechner,
+    /// DB`, `Prittwitz StV`): capitalised, not a court, a decision kind or a reporter.
+    fn author_before(&self, i: usize) -> bool {
+        let lo = self.done;
+        let mut k = i;
+        if k > lo && self.s(k - 1) == "," {
+            k -= 1;
+        }
+        if k <= lo || !self.is_word(k - 1) || !self.same_line(k) {
+            return false;
+        }
+        let w = self.s(k - 1);
+        let cap = w.chars().next().is_some_and(|c| c.is_uppercase());
+        cap && w.chars().skip(1).any(|c| c.is_lowercase())
+            && !is_court_word(w)
+            && !decision_kind(w)
+            && !matches!(w, "In" | "Vgl" | "Siehe" | "Auch" | "Ebenso" | "Zuletzt" | "Zeitschrift" | "Dazu")
+            && self.v.reporter_at(self.text, self.t, k - 1).is_none()
     }
 
     /// `, 22` or `,22` or `, S. 172` or `, I-4101` after a volume → (page, next).
@@ -907,13 +1049,17 @@ impl<'a> Sc<'a> {
         if self.s(j) == "S" && self.is_num(j + 1) && self.same_line(j + 1) {
             j += 2;
         }
-        let s = self.start_of(i);
+        let back = self.reporter_back(i);
+        let s = back.as_ref().map_or(self.start_of(i), |b| self.start_of(b.start));
         let e = self.end_before(j);
         let page = nr.unwrap_or_default();
         let c = self.push_case(s, e, CaseKind::Reporter, format!("{abbrev} {volume} Nr. {page}"));
         c.reporter = Some(abbrev.to_string());
         c.volume = Some(volume);
         c.page = Some(page);
+        if let Some(b) = &back {
+            c.court_span = b.court_span;
+        }
         c.court = match abbrev {
             "Buchholz" => Some("BVerwG".into()),
             "SozR" => Some("BSG".into()),

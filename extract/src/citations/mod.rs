@@ -166,6 +166,9 @@ pub struct CaseCitation {
     pub page: Option<String>,
     pub pinpoint: Option<String>,
     pub ecli: Option<String>,
+    /// A journal citation with an author before it (`Kleiber, ZfBR 1996, 131`): an article,
+    /// not a decision (refex's gold still types these `case`).
+    pub literature: bool,
     /// `BGH VIII ZR 231/07`, `BVerfGE 90, 22`, `ECLI:DE:BGH:2009:…`.
     pub canonical: String,
 }
@@ -339,6 +342,9 @@ impl<'a> Sc<'a> {
 
     fn num_at(&mut self, i: usize) -> Option<usize> {
         if let Some(j) = self.file_number_at(i) {
+            return Some(j);
+        }
+        if let Some(j) = self.bare_case_number_at(i) {
             return Some(j);
         }
         self.eu_act_name_at(i)

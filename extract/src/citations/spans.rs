@@ -12,7 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{CaseKind, Extraction, LawUnit};
+use super::{CaseCitation, CaseKind, Extraction, LawUnit};
 
 /// Which gold set's conventions to emit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,24 +98,49 @@ pub fn spans(text: &str, ex: &Extraction, conv: Convention) -> Vec<Span> {
                 law(n.start, n.end, &mut out);
             }
             let chars: Vec<char> = text.chars().collect();
-            let mut cases: Vec<(usize, usize)> = ex.cases.iter().map(|c| (c.start, c.end)).collect();
-            cases.sort();
+            // Literature (`Kleiber, ZfBR 1996, 131`) is not a case citation in LER.
+            let mut cases: Vec<&CaseCitation> = ex.cases.iter().filter(|c| !c.literature).collect();
+            cases.sort_by_key(|c| (c.start, c.end));
             let mut k = 0;
             while k < cases.len() {
-                let (s, mut e) = cases[k];
+                let (s, mut e) = (cases[k].start, cases[k].end);
                 k += 1;
                 loop {
                     e = pinpoints(&chars, e);
-                    // The next citation joined by `,` `=` `-`: a parallel citation of the same decision.
-                    let j = skip_joiners(&chars, e);
-                    if k < cases.len() && cases[k].0 >= e && cases[k].0 <= j && j > e {
-                        e = e.max(cases[k].1);
+                    e = close_pinpoint(&chars, e);
+                    if k < cases.len() && cases[k].start < e {
+                        e = e.max(cases[k].end);
                         k += 1;
                         continue;
                     }
-                    if k < cases.len() && cases[k].0 < e {
-                        e = e.max(cases[k].1);
+                    // The next citation joined by `,` `=` `-` `(`: a parallel citation of the same
+                    // decision (a reporter, an ECLI), not the next decision (a file number).
+                    let j = skip_joiners(&chars, e);
+                    if k < cases.len()
+                        && cases[k].start >= e
+                        && cases[k].start <= j
+                        && j > e
+                        && matches!(cases[k].kind, CaseKind::Reporter | CaseKind::Ecli)
+                    {
+                        e = e.max(cases[k].end);
                         k += 1;
+                        continue;
+                    }
+                    // Volume-only follow-ups of an official collection: `BVerfGE 8, 332 <343>; 46, 97`.
+                    if k < cases.len()
+                        && cases[k].kind == CaseKind::Reporter
+                        && chars.get(cases[k].start).is_some_and(|c| c.is_ascii_digit())
+                        && gap_is(&chars, e, cases[k].start, &[';', ' '])
+                    {
+                        e = e.max(cases[k].end);
+                        k += 1;
+                        continue;
+                    }
+                    // The case name: ` – Weinkaraffe`, ` - zu II 3 c der Gründe`.
+                    let next = cases.get(k).map_or(usize::MAX, |c| c.start);
+                    let n = case_name(&chars, e, next);
+                    if n > e {
+                        e = n;
                         continue;
                     }
                     break;
@@ -181,7 +206,7 @@ fn pinpoints(c: &[char], mut e: usize) -> usize {
         }
         let word: String = c[w0..j].iter().collect();
         let numbered = matches!(word.as_str(), "Rn" | "Rz" | "RdNr" | "Tz" | "Randnr" | "Randnummer" | "Nr" | "S");
-        if word == "juris" {
+        if word == "juris" || word == "Juris" {
             e = j;
             continue;
         }
@@ -232,6 +257,73 @@ fn pinpoints(c: &[char], mut e: usize) -> usize {
         }
         e = j;
     }
+}
+
+/// Only characters of `allowed` between `a` and `b`.
+fn gap_is(c: &[char], a: usize, b: usize, allowed: &[char]) -> bool {
+    a < b && b <= c.len() && c[a..b].iter().all(|x| allowed.contains(x)) && c[a..b].contains(&allowed[0])
+}
+
+/// The rest of an open pinpoint: ` f.>`, ` ff.)`, `>`.
+fn close_pinpoint(c: &[char], e: usize) -> usize {
+    let mut j = e;
+    if c.get(j) == Some(&' ') && matches!(c.get(j + 1), Some('f')) {
+        j += 2;
+        if c.get(j) == Some(&'f') {
+            j += 1;
+        }
+        if c.get(j) == Some(&'.') {
+            j += 1;
+        }
+    }
+    if j > e && matches!(c.get(j), Some('>' | ')')) {
+        return j + 1;
+    }
+    if j == e && c.get(j) == Some(&'>') {
+        return j + 1;
+    }
+    if j > e { j } else { e }
+}
+
+/// A case name or a location after ` – ` / ` - ` (`– Weinkaraffe`, `- zu II 3 c der Gründe`), up
+/// to `;` `)` or the end of the sentence, and never into the next citation (`next`).
+fn case_name(c: &[char], e: usize, next: usize) -> usize {
+    if !(c.get(e) == Some(&' ') && matches!(c.get(e + 1), Some('–' | '-')) && c.get(e + 2) == Some(&' ')) {
+        return e;
+    }
+    let s = e + 3;
+    if !c.get(s).is_some_and(|x| x.is_alphabetic() || *x == '„' || *x == '"') {
+        return e;
+    }
+    let mut j = s;
+    while j < c.len() && j < s + 90 && !matches!(c[j], ';' | ')' | '(' | '\n') && j + 2 < next {
+        j += 1;
+    }
+    if j >= s + 90 {
+        return e;
+    }
+    // Do not swallow `, BAGE 108, 55`: stop before the comma that precedes the next citation.
+    let mut end = j;
+    if next != usize::MAX && j + 2 >= next {
+        while end > s && c[end - 1] != ',' {
+            end -= 1;
+        }
+        if end > s {
+            end -= 1;
+        } else {
+            return e;
+        }
+    }
+    while end > s && c[end - 1] == ' ' {
+        end -= 1;
+    }
+    // A sentence end: `– Lego.` keeps its words, not the full stop.
+    if end == c.len() || (end > s && c[end - 1] == '.' && end + 1 >= c.len()) {
+        while end > s && c[end - 1] == '.' {
+            end -= 1;
+        }
+    }
+    if end > s { end } else { e }
 }
 
 /// Skips `, ` `; `? (no) ` = ` ` - ` between parallel citations; returns where the next may start.
