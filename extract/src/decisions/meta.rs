@@ -119,7 +119,8 @@ fn parse_date(raw: &str) -> Option<(i32, u32, u32)> {
     let s = raw.trim();
     let num = |t: &str| t.parse::<u32>().ok();
     if s.len() >= 10 && s.as_bytes()[4] == b'-' && s.as_bytes()[7] == b'-' {
-        return Some((s[..4].parse().ok()?, num(&s[5..7])?, num(&s[8..10])?));
+        // `get`: a non-ASCII character after the day must not split a code point.
+        return Some((s.get(..4)?.parse().ok()?, num(s.get(5..7)?)?, num(s.get(8..10)?)?));
     }
     if s.len() == 8 && s.bytes().all(|b| b.is_ascii_digit()) {
         return Some((s[..4].parse().ok()?, num(&s[4..6])?, num(&s[6..8])?));
@@ -289,6 +290,7 @@ mod tests {
         let (d, c, _) = check_date(Some("2019-01-01"), &[]);
         assert_eq!((d.as_deref(), c.as_str()), (Some("2019-01-01"), "suspicious"));
         assert_eq!(check_date(Some("2019-02-30"), &[]).1, "suspicious");
+        assert_eq!(check_date(Some("2019-01-0ä"), &[]).1, "suspicious");
         assert_eq!(check_date(None, &[]).1, "missing");
         assert_eq!(check_date(Some("2019-01-02"), &["date_suspicious_placeholder".into()]).1, "suspicious");
     }

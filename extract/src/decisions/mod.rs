@@ -254,6 +254,14 @@ pub fn normalise_oldp(rec: &OldpRecord) -> Result<DecisionDoc, DecisionError> {
     if content.len() > MAX_CONTENT_BYTES {
         return Err(DecisionError::ContentTooLarge { bytes: content.len(), limit: MAX_CONTENT_BYTES });
     }
+    // The Randnummer mark is ours; one in the input must not fake a Randnummer.
+    let unmarked;
+    let content = if content.contains(lines::RN_MARK) {
+        unmarked = content.replace(lines::RN_MARK, "");
+        unmarked.as_str()
+    } else {
+        content
+    };
     let hint = rec.content_format.as_deref().unwrap_or("").to_ascii_lowercase();
     let pdf_hint = hint.contains("pdf") || rec.quirks.iter().any(|q| q.starts_with("pdf_"));
     // A PDF whose text layer is garbage (a broken font encoding) is still a decision with
@@ -373,7 +381,7 @@ pub fn parse_rii_xml(bytes: &[u8]) -> Result<DecisionDoc, DecisionError> {
     if bytes.len() > MAX_CONTENT_BYTES {
         return Err(DecisionError::ContentTooLarge { bytes: bytes.len(), limit: MAX_CONTENT_BYTES });
     }
-    let text = xml::decode_xml_bytes(bytes)?;
+    let text = xml::decode_xml_bytes(bytes)?.replace(lines::RN_MARK, "");
     check_not_binary(&text)?;
     let (text, repaired) = mojibake::repair_latin1_mojibake(&text);
     let (fields, mut rendered) = xml::render_rii(&text)?;

@@ -435,3 +435,101 @@ fn binary_junk_is_refused() {
     let junk: String = (0..5000u32).map(|i| char::from_u32(i % 32).unwrap()).collect();
     assert_eq!(normalise_oldp(&with_content(junk)).unwrap_err().reason(), "binary_content");
 }
+
+/// Random mixes of the constructs the renderers react to (tags, entities, marks, Randnummern,
+/// headings, page breaks, hyphens, mojibake, control characters) under every content hint:
+/// nothing may panic and every document keeps the invariants.
+#[test]
+fn random_inputs_never_panic() {
+    const PIECES: &[&str] = &[
+        "<p>",
+        "</p>",
+        "<div class=\"rd\">",
+        "</div>",
+        "<dl><dt>",
+        "</dt><dd>",
+        "</dd></dl>",
+        "<li data-rd=\"3\">",
+        "<sup>",
+        "</sup>",
+        "<br>",
+        "<table><tr><td>",
+        "</td><td>",
+        "<script>",
+        "</script>",
+        "<rd nr=\"2\"/>",
+        "&#195;&#188;",
+        "&#226;&#128;",
+        "&amp;",
+        "&#xFFFFFFFF;",
+        "&",
+        "\u{e000}",
+        "\u{e000}7",
+        "12",
+        "1| ",
+        "## ",
+        ":| ",
+        "Tenor",
+        "Gründe:",
+        "Tenor: x",
+        "G r ü n d e",
+        "\n",
+        "\n\n",
+        "\u{c}",
+        "- 2 -",
+        "Seite 3 von 9",
+        "Verwal-",
+        "tungs",
+        "und",
+        "Ã¼",
+        "Â§",
+        "ä",
+        "𝔘",
+        "\u{0}",
+        "\u{1}",
+        "\\x",
+        "b'",
+        "'",
+        "\"",
+        "[ref=1]",
+        "[/ref]",
+        "<?xml",
+        "<dokument>",
+        "<tenor>",
+        "</tenor>",
+        "{",
+        "\"tenor\": \"",
+        "2019-01-0ä",
+        " ",
+        "I.",
+        "a)",
+        "x",
+    ];
+    const HINTS: &[&str] = &["", "text/html", "text/plain (pdf-derived)", "text/markdown", "application/xml"];
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for round in 0..3000 {
+        let n = (next() % 60) as usize;
+        let mut content = String::new();
+        for _ in 0..n {
+            content.push_str(PIECES[(next() % PIECES.len() as u64) as usize]);
+        }
+        let rec = OldpRecord {
+            content: Some(content.clone()),
+            content_format: Some(HINTS[round % HINTS.len()].to_string()),
+            date: Some(content.chars().take(12).collect()),
+            file_number: Some(content.chars().rev().take(20).collect()),
+            ..Default::default()
+        };
+        if let Ok(d) = normalise_oldp(&rec) {
+            check_invariants(round as u64, &d);
+        }
+        let _ = parse_rii_xml(content.as_bytes());
+        let _ = parse_oldp_line(&content);
+    }
+}
