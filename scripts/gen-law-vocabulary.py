@@ -98,6 +98,7 @@ def main():
         put("Sozialgesetzbuch " + ORDINAL[n] + " Buch", "SGB " + ROMAN[n], "title")
         put("Sozialgesetzbuch (SGB) " + ORDINAL[n] + " Buch", "SGB " + ROMAN[n], "title")
 
+    refex_words = []  # plain words of refex's list; titles of the corpus take precedence
     with open(os.path.join(ref, "refex/law-book-codes.txt"), encoding="utf-8") as f:
         for line in f:
             code = line.strip()
@@ -107,7 +108,7 @@ def main():
             # only when it reads like a law's name, and then as a title.
             if re.fullmatch(r"[A-ZÄÖÜ][a-zäöüß-]+", code):
                 if re.search(r"(gesetz|gesetzes|gesetzbuch|gesetzbuches|ordnung|verordnung|vertrag)$", code):
-                    put(code, canonical_of(code), "title")
+                    refex_words.append(code)
                 continue
             put(code, canonical_of(code), "abk")
 
@@ -122,7 +123,10 @@ def main():
                 put(old, old, "replaced")
             else:
                 # a spelled-out variant (contains a lower-case word or is long) is a title
-                k = "title" if (" " in old and any(w[:1].islower() for w in old.split())) or len(old) > 25 else "alias"
+                # a spelled-out name (one capital, or lower-case words, or long) is a title and is
+                # matched with case endings; an abbreviation (two capitals or a digit) exactly
+                abbrev = sum(c.isupper() for c in old) >= 2 or any(c.isdigit() for c in old)
+                k = "alias" if abbrev and len(old) <= 25 and not any(w[:1].islower() for w in old.split()[1:]) else "title"
                 put(old, canonical_of(new), k)
 
     # Titles last: short title, and the long title when it is short enough to be written out.
@@ -138,6 +142,8 @@ def main():
             t = re.split(r" \(| - |, ", t)[0].strip()
             if 4 <= len(t) <= 90 and t[:1].isupper() and t not in generic and not re.fullmatch(r"\w+ (Verordnung|Gesetz)", t):
                 put(t, canon, "title")
+    for code in refex_words:
+        put(code, code, "title")
     # Not in the federal corpus but cited everywhere.
     for form, canon, kind in [
         ("EMRK", "EMRK", "abk"), ("AEUV", "AEUV", "abk"), ("EUV", "EUV", "abk"), ("GRCh", "GRCh", "abk"),

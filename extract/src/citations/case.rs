@@ -514,7 +514,11 @@ impl<'a> Sc<'a> {
         let mut e = k + 3;
         // Suffixes: `R`, `B ER`, `.A`.
         for _ in 0..2 {
-            if self.is_word(e) && self.same_line(e) && self.t[e].gap_sp && fn_suffix(self.s(e)) && !self.is_word(e + 1)
+            if self.is_word(e)
+                && self.same_line(e)
+                && self.t[e].gap_sp
+                && fn_suffix(self.s(e))
+                && (!self.is_word(e + 1) || fn_suffix(self.s(e + 1)))
             {
                 e += 1;
             } else if self.s(e) == "."

@@ -704,6 +704,9 @@ impl<'a> Sc<'a> {
     /// Looks like a law abbreviation: 2–12 chars, starts upper case, ≥ 2 capitals, and ends
     /// the way German law abbreviations do.
     pub(super) fn abbrev_like(&self, w: &str) -> bool {
+        if matches!(w, "DM" | "EUR" | "USD" | "GBP" | "CHF" | "RM" | "EG" | "EU" | "EWG" | "II" | "III" | "IV" | "VI") {
+            return false;
+        }
         let n = w.chars().count();
         if !(2..=12).contains(&n) {
             return false;

@@ -296,7 +296,12 @@ fn case_name(c: &[char], e: usize, next: usize) -> usize {
         return e;
     }
     let mut j = s;
-    while j < c.len() && j < s + 90 && !matches!(c[j], ';' | ')' | '(' | '\n') && j + 2 < next {
+    let mut at_next = false;
+    while j < c.len() && j < s + 90 && !matches!(c[j], ';' | ')' | '(' | '\n') {
+        if j + 2 >= next {
+            at_next = true;
+            break;
+        }
         j += 1;
     }
     if j >= s + 90 {
@@ -304,7 +309,7 @@ fn case_name(c: &[char], e: usize, next: usize) -> usize {
     }
     // Do not swallow `, BAGE 108, 55`: stop before the comma that precedes the next citation.
     let mut end = j;
-    if next != usize::MAX && j + 2 >= next {
+    if at_next {
         while end > s && c[end - 1] != ',' {
             end -= 1;
         }
