@@ -700,7 +700,7 @@ impl<'a> Sc<'a> {
     /// A court name whose last token is `e - 1` → (first token, name). `BGH`, `OLG Hamm`,
     /// `LSG NRW`, `Hessisches FG`, `VG Frankfurt am Main`, `OLG Schleswig-Holstein`.
     fn court_ending_at(&self, e: usize, lo: usize) -> Option<(usize, String)> {
-        if e == 0 || e <= lo || !self.same_line(e - 1) && e - 1 > lo && false {
+        if e == 0 || e <= lo {
             return None;
         }
         let last = e - 1;
@@ -823,10 +823,8 @@ impl<'a> Sc<'a> {
         let r = self.v.reporter_at(self.text, self.t, i)?;
         let abbrev = r.abbrev;
         let mut j = r.end_tok;
-        if abbrev == "Slg." || abbrev == "Slg" {
-            if abbrev == "Slg" && self.s(j) == "." {
-                j += 1;
-            }
+        if abbrev == "Slg" && self.s(j) == "." {
+            j += 1;
         }
         if !self.is_num(j) || !self.same_line(j) {
             return None;

@@ -236,7 +236,7 @@ impl<'a> Sc<'a> {
         let mut connector = Connector::None;
         loop {
             let before = members.len();
-            let Some(nj) = self.group(j, article, &mut members, connector) else { break };
+            let Some(nj) = self.group(j, &mut members, connector) else { break };
             j = nj;
             if members.len() == before {
                 break;
@@ -250,7 +250,7 @@ impl<'a> Sc<'a> {
                     m.start = pb.start;
                 }
             } else {
-                match self.book_after(j) {
+                match self.book_after(j, members.last().is_some_and(|m| m.article)) {
                     BookAfter::Book(book, nj) => {
                         j = nj;
                         let (v, nj) = self.version_at(j);
@@ -305,7 +305,7 @@ impl<'a> Sc<'a> {
                 if after > nj {
                     members.push(m);
                     j = after;
-                    if let BookAfter::Book(book, nj2) = self.book_after(j) {
+                    if let BookAfter::Book(book, nj2) = self.book_after(j, article) {
                         j = nj2;
                         if let Some(last) = members.last_mut() {
                             last.end = book.end;
@@ -331,9 +331,8 @@ impl<'a> Sc<'a> {
     }
 
     /// One group at `i` (a `§`/`Art` and its list); pushes members, returns the index after.
-    fn group(&self, i: usize, article_chain: bool, members: &mut Vec<Member>, first_conn: Connector) -> Option<usize> {
+    fn group(&self, i: usize, members: &mut Vec<Member>, first_conn: Connector) -> Option<usize> {
         let (article, mut j) = self.unit_at(i)?;
-        let _ = article_chain;
         // After `§§` a bare `und 2` is the next section, not the next Absatz.
         let mut plural = self.kind(i + 1) == Some(Kind::Para) || self.s(i) == "Artt";
         let mut m = Member { start: self.start_of(i), article, connector: Some(first_conn), ..Default::default() };
@@ -341,8 +340,7 @@ impl<'a> Sc<'a> {
         j = self.qualifiers(j, &mut m, plural);
         members.push(m);
         // Further members of the list.
-        loop {
-            let Some((conn, k)) = self.separator(j) else { break };
+        while let Some((conn, k)) = self.separator(j) {
             let has_unit = self.unit_at(k);
             let num_at = match has_unit {
                 Some((art, n)) if art == article => n,
@@ -380,7 +378,7 @@ impl<'a> Sc<'a> {
         if self.kind(j) == Some(Kind::Para) || matches!(s, "Art" | "Artikel") {
             return true;
         }
-        !matches!(self.book_after(j), BookAfter::None)
+        !matches!(self.book_after(j, false), BookAfter::None)
     }
 
     /// The section number at `j` (`823`, `74a`, `74 a`, `1908i`); fills head/end, returns next.
@@ -634,7 +632,7 @@ impl<'a> Sc<'a> {
     }
 
     /// The law book after a group, at `j`.
-    fn book_after(&self, j: usize) -> BookAfter {
+    fn book_after(&self, j: usize, unit_article: bool) -> BookAfter {
         if !self.same_line(j) || j >= self.t.len() {
             return BookAfter::None;
         }
@@ -650,7 +648,8 @@ impl<'a> Sc<'a> {
         if !self.is_word(k) && !self.is_num(k) {
             return BookAfter::None;
         }
-        if self.is_word(k) && contract_lookalike(w) && !(w == "BV" && false) {
+        // `Art. 100 BV` is the Bavarian constitution; `§ 3 BV` a Betriebsvereinbarung.
+        if self.is_word(k) && contract_lookalike(w) && !(unit_article && w == "BV") {
             let end = self.end_before(k + 1);
             return BookAfter::Refused(end, k + 1);
         }

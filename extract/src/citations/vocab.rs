@@ -31,10 +31,16 @@ pub enum FormKind {
 #[derive(Debug)]
 struct Entry {
     /// The form's tokens after the first, each with "space before" flag (stemmed if a title).
-    rest: Vec<(bool, Box<str>)>,
+    rest: Rest,
     canonical: &'static str,
     kind: FormKind,
 }
+
+/// The tokens of a form after the first: (space before, text).
+type Rest = Vec<(bool, Box<str>)>;
+
+/// A reporter form: the rest of its tokens, its abbreviation and the court it publishes.
+type ReporterEntry = (Rest, &'static str, Option<&'static str>);
 
 /// A law book found in the text.
 #[derive(Clone, Copy, Debug)]
@@ -61,7 +67,7 @@ pub struct LawVocabulary {
     /// is no first token, so most words of a text cost one shift instead of a hash lookup.
     filter: Box<[u64; FILTER_WORDS]>,
     books: HashMap<Box<str>, Vec<Entry>>,
-    reporters: HashMap<Box<str>, Vec<(Vec<(bool, Box<str>)>, &'static str, Option<&'static str>)>>,
+    reporters: HashMap<Box<str>, Vec<ReporterEntry>>,
     registers: HashSet<&'static str>,
 }
 
@@ -94,7 +100,7 @@ fn tok_text<'a>(text: &'a str, t: &Tok) -> &'a str {
 }
 
 /// Splits a form into its first token text and the rest (space flag + text, stemmed for titles).
-fn form_tokens(form: &str, stem_words: bool) -> Option<(String, Vec<(bool, Box<str>)>)> {
+fn form_tokens(form: &str, stem_words: bool) -> Option<(String, Rest)> {
     let mut toks = Vec::new();
     tokenize(form, &mut toks);
     let first = toks.first()?;
