@@ -237,6 +237,12 @@ impl State {
                 self.pop_one();
             }
         }
+        if matches!(name, "p" | "div" | "table" | "dl" | "ul" | "ol" | "h1" | "h2" | "h3" | "section" | "article")
+            && self.stack.iter().any(|o| &*o.name == "head")
+        {
+            // Body content inside an unclosed <head> closes it, as in a browser.
+            self.close_implied(&["head"], &[]);
+        }
         match name {
             "p" | "div" | "ul" | "ol" | "dl" | "table" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "blockquote"
             | "pre" | "section" => self.close_implied(&["p"], &["div", "td", "th", "li", "dd", "blockquote"]),
@@ -394,6 +400,7 @@ mod tests {
         assert_eq!(text("<p>(1)<sup>1</sup>Der</p>"), "(1) 1 Der");
         assert_eq!(text("a<br>b<script>x<y</script>c<style>p{}</style>"), "a\nbc");
         assert_eq!(text("<table><tr><td>1</td><td>zwei</td></tr></table>"), "1 | zwei");
+        assert_eq!(text("<html><head><title>T</title><p>Inhalt</p>"), "Inhalt");
     }
 
     #[test]
