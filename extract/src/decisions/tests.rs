@@ -254,6 +254,17 @@ fn invalid_openjur_json_record_is_read_leniently() {
 }
 
 #[test]
+fn old_file_number_in_parentheses_is_a_second_number() {
+    // Id 42: BFH `I R 49/21 (I R 39/10)`.
+    let d = doc(42);
+    assert_eq!(d.meta.file_numbers, ["I R 49/21", "I R 39/10"]);
+    assert_eq!(d.meta.file_number_raw.as_deref(), Some("I R 49/21 (I R 39/10)"));
+    assert!(d.meta.notes.iter().any(|n| n.contains("I R 39/10")), "{:?}", d.meta.notes);
+    // Id 1: NBSP in the dump's file number.
+    assert_eq!(doc(1).meta.file_numbers, ["VI ZR 194/17"]);
+}
+
+#[test]
 fn id_37_joined_proceeding() {
     let d = doc(37);
     assert_eq!(d.meta.file_numbers.len(), 17);
@@ -276,6 +287,8 @@ fn all_corpus_records_normalise_or_fail_with_a_reason() {
     let mut mojibake = 0;
     // Same court, first file number and date (or both without a date): candidates for one decision in two records.
     let mut same: BTreeMap<(String, String, String), Vec<u64>> = BTreeMap::new();
+    let mut confidence: BTreeMap<String, Vec<u64>> = BTreeMap::new();
+    let mut ecli_agrees: BTreeMap<Option<bool>, usize> = BTreeMap::new();
     for (&id, line) in corpus() {
         let rec = match parse_oldp_line(line) {
             Ok(r) => r,
@@ -306,6 +319,8 @@ fn all_corpus_records_normalise_or_fail_with_a_reason() {
                     unprinted += 1;
                 }
                 mojibake += d.flags.mojibake_repaired as usize;
+                confidence.entry(d.meta.date_confidence.clone()).or_default().push(id);
+                *ecli_agrees.entry(d.meta.ecli_date_agrees).or_default() += 1;
                 if let (Some(c), Some(f)) = (&d.meta.court_name_raw, d.meta.file_numbers.first()) {
                     let dt = d.meta.date.clone().unwrap_or_default();
                     same.entry((c.clone(), f.clone(), dt)).or_default().push(id);
@@ -324,6 +339,13 @@ fn all_corpus_records_normalise_or_fail_with_a_reason() {
     );
     // The README counts 68 second copies; all share court, file number and date with the first.
     assert_eq!(second_copies, 68, "{groups:?}");
+    // Dates: the five fixtures with placeholder dates are kept and flagged; 10 records have none
+    // (the invalid openJur record's date is recovered from its content).
+    assert_eq!(confidence["suspicious"], [31, 32, 33, 34, 35]);
+    assert_eq!(confidence["missing"].len(), 10);
+    assert_eq!(confidence["exact"].len(), 951);
+    assert_eq!(ecli_agrees.get(&Some(true)), Some(&82));
+    assert_eq!(ecli_agrees.get(&Some(false)), None);
     assert_eq!(docs + errors.values().sum::<usize>(), 966);
     assert_eq!(docs, 966, "every real record normalises: {errors:?}");
     // 84 records have no content at all; id 537 holds only page breaks of a scan, id 377 is a
