@@ -31,6 +31,7 @@ t2=$(now)
 "$bin/index" --data-dir "$data" | tee -a "$out/latest.txt"
 t3=$(now)
 total=$(secs "$t0" "$t3")
+statutes_index_s=$(secs "$t2" "$t3")
 log "statutes full reindex: $total s wall (ingest $(secs "$t0" "$t1") s, extract $(secs "$t1" "$t2") s, resolve+index $(secs "$t2" "$t3") s); $(awk -v b="$xml_bytes" -v s="$total" 'BEGIN { printf "%.1f MB/s of XML end to end (%.1f MB)", b / 1e6 / s, b / 1e6 }') [goal: under 180 s]"
 
 # --- 2. No-change nightly run ---------------------------------------------------------
@@ -116,8 +117,9 @@ t3=$(now)
 "$bin/index" --data-dir "$ddata" build --force | tee -a "$out/latest.txt"
 t4=$(now)
 n=$(python3 -c "import json; print(json.load(open('$ddata/work/extract/decisions/current.json'))['records_read'])")
-dsecs=$(awk -v a="$t2" -v b="$t3" -v c="$t4" 'BEGIN { printf "%.2f", (b - a) + (c - b) }')
-log "decision reindex (normalise + index, statutes included in the index step): $dsecs s for $n records; extrapolated to 500,000 decisions: $(awk -v s="$dsecs" -v n="$n" 'BEGIN { printf "%.2f h", s / n * 500000 / 3600 }') [goal: under 1 h; Open Legal Data: ~28 h for 424,000]"
+# The index step also rebuilds the statutes; their share is the statutes-only index time of step 1.
+dsecs=$(awk -v a="$t2" -v b="$t3" -v c="$t4" -v s="$(secs "$t2" "$t3")" -v st="$statutes_index_s" 'BEGIN { d = (c - b) - st; if (d < 0) d = 0; printf "%.2f", (b - a) + d }')
+log "decision reindex (normalise $(secs "$t2" "$t3") s + index beyond the statutes' $statutes_index_s s): $dsecs s for $n records; extrapolated to 500,000 decisions: $(awk -v s="$dsecs" -v n="$n" 'BEGIN { printf "%.2f h", s / n * 500000 / 3600 }') [goal: under 1 h; Open Legal Data: ~28 h for 424,000]"
 "$bin/serve" --data-dir "$ddata" --addr 127.0.0.1:0 > "$work/dserve.out" &
 for _ in $(seq 100); do grep -q 'listening on' "$work/dserve.out" 2>/dev/null && break; sleep 0.1; done
 dbase=$(sed -n 's/^serve: listening on \(http[^ ]*\).*/\1/p' "$work/dserve.out")
@@ -125,7 +127,7 @@ dbase=$(sed -n 's/^serve: listening on \(http[^ ]*\).*/\1/p' "$work/dserve.out")
 for q in Betriebsgeheimnis Informationsfreiheitsgesetz "Akteneinsicht%20Behörde" Umweltinformation Verwaltungsakt Datenschutz "Geschäftsgeheimnis&court=BVerwG" "Auskunft&branch=verwaltung&sort=date" "Presse&date_from=2010" Kostenentscheidung; do
 	echo "GET $dbase/api/search/decisions?q=$q&page_size=10" >> "$work/dsearch.rest"
 done
-for id in "2%20BvQ%2053%2F18" "7%20C%2012.13" "7%20C%2018.08" "oldp-1" "oldp-200" "7%20C%202.15?section=Tenor" "7%20C%2031.15?rn_from=10&rn_to=20" "oldp-179?offset=1000&length=2000"; do
+for id in "2%20BvQ%2053%2F18" "7%20C%2012.13" "7%20C%2018.08" "oldp-1" "oldp-2" "20%20F%201.10?date=2010-01-21" "7%20C%2031.15?rn_from=10&rn_to=20" "7%20C%2012.13?offset=1000&length=2000"; do
 	echo "GET $dbase/api/decisions/$id" >> "$work/dget.rest"
 done
 for spec in dsearch.rest dget.rest; do

@@ -16,7 +16,7 @@ use index::store::{ecli_norm, file_number_norm};
 use rusqlite::{params, params_from_iter};
 use serde_json::{Map, Value, json};
 use tantivy::collector::{Count, DocSetCollector, TopDocs};
-use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, RangeQuery, TermQuery};
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, RangeQuery, TermQuery};
 use tantivy::schema::{IndexRecordOption, Term, Value as _};
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Searcher, TantivyDocument};
@@ -313,7 +313,9 @@ pub fn looks_like_ecli(q: &str) -> bool {
 }
 
 /// The distinct decision ids among every passage matching `q`.
-fn matching_decisions(searcher: &Searcher, g: &Generation, q: &dyn Query) -> Result<Vec<u64>, ToolError> {
+/// The distinct decisions among every passage matching `q`, each with its date
+/// (`YYYYMMDD`, from the index's fast field; None when undated), in index order.
+fn matching_decisions(searcher: &Searcher, q: &dyn Query) -> Result<Vec<(u64, Option<i64>)>, ToolError> {
     let docs = searcher.search(q, &DocSetCollector)?;
     let mut seen = HashSet::new();
     let mut by_segment: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
@@ -321,18 +323,19 @@ fn matching_decisions(searcher: &Searcher, g: &Generation, q: &dyn Query) -> Res
         by_segment.entry(segment_ord).or_default().push(doc_id);
     }
     let mut ids = Vec::new();
-    for (seg, docs) in by_segment {
+    for (seg, mut docs) in by_segment {
+        docs.sort_unstable();
         let reader = searcher.segment_reader(seg);
-        let col = reader.fast_fields().u64("decision_id").map_err(|e| ToolError::internal(e))?;
+        let id_col = reader.fast_fields().u64("decision_id").map_err(ToolError::internal)?;
+        let date_col = reader.fast_fields().i64("date").map_err(ToolError::internal)?;
         for d in docs {
-            if let Some(v) = col.first(d)
+            if let Some(v) = id_col.first(d)
                 && seen.insert(v)
             {
-                ids.push(v);
+                ids.push((v, date_col.first(d)));
             }
         }
     }
-    let _ = g;
     Ok(ids)
 }
 
@@ -487,12 +490,24 @@ pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
         BooleanQuery::new(clauses)
     };
     let searcher = g.decisions_reader.searcher();
-    let mut match_mode = "all_terms_in_one_passage";
-    let mut q = build(Occur::Must);
-    let mut ids = matching_decisions(&searcher, g, &q)?;
-    if ids.is_empty() && words.len() > 1 {
+    // A § / Art. citation throughout (`§ 823 BGB`, `Art. 20 GG`): its words in order, close
+    // together (`§ 823 Abs. 1 BGB` matches), never the words scattered over a passage.
+    let citation = crate::laws::parse_section_citation(trimmed).is_some() && words.len() >= 2;
+    let mut match_mode =
+        if citation { "citation_words_in_order_within_8_positions" } else { "all_terms_in_one_passage" };
+    let mut q = if citation {
+        let mut phrase = PhraseQuery::new(words.iter().map(|w| Term::from_field_text(f.text, w)).collect());
+        phrase.set_slop(8);
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(phrase))];
+        clauses.extend(filters.clauses(g));
+        BooleanQuery::new(clauses)
+    } else {
+        build(Occur::Must)
+    };
+    let mut ids = matching_decisions(&searcher, &q)?;
+    if ids.is_empty() && words.len() > 1 && !citation {
         q = build(Occur::Should);
-        ids = matching_decisions(&searcher, g, &q)?;
+        ids = matching_decisions(&searcher, &q)?;
         match_mode = "any_term";
     }
     let total = ids.len();
@@ -503,12 +518,11 @@ pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
     let mut rows = Vec::new();
     let start = (page - 1) * size;
     if sort == "date" {
-        let mut ds: Vec<Decision> = Vec::new();
-        for id in &ids {
-            ds.push(decision_by_id(g, *id as i64)?);
-        }
-        sort_decisions(&mut ds, "date");
-        for d in ds.iter().skip(start).take(size) {
+        // Newest first, undated last, ties by id: only the page's rows are read from the store.
+        let mut by_date = ids.clone();
+        by_date.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        for (id, _) in by_date.iter().skip(start).take(size) {
+            let d = decision_by_id(g, *id as i64)?;
             let term = TermQuery::new(Term::from_field_u64(f.decision_id, d.id as u64), IndexRecordOption::Basic);
             let within = BooleanQuery::new(vec![
                 (Occur::Must, Box::new(q.clone()) as Box<dyn Query>),
@@ -536,9 +550,14 @@ pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
             rows.push(r);
         }
     }
-    out.insert("mode".into(), json!("keyword"));
+    out.insert("mode".into(), json!(if citation { "exact_citation" } else { "keyword" }));
+    if citation {
+        out.insert("mode_note".into(), json!("The query is a § / Art. citation throughout, so it was matched as a citation (its words in order), not as loose words."));
+    }
     out.insert("match_mode".into(), json!(match_mode));
-    let basis = if match_mode == "any_term" {
+    let basis = if citation {
+        "decisions_with_a_passage_citing_these_words_in_order"
+    } else if match_mode == "any_term" {
         "decisions_with_a_passage_containing_any_query_word"
     } else {
         "decisions_with_a_passage_containing_every_query_word"

@@ -529,7 +529,7 @@ pub fn list_law_books(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>
 }
 
 /// Splits `§ 823 Abs. 1 BGB` / `Art. 20 GG` / `BGB § 823` into (section designation, book), if it is one.
-fn parse_section_citation(q: &str) -> Option<(String, String)> {
+pub fn parse_section_citation(q: &str) -> Option<(String, String)> {
     let q = q.trim().replace('\u{a0}', " ");
     let tokens: Vec<&str> = q.split_whitespace().collect();
     let is_marker = |t: &str| matches!(t.to_lowercase().as_str(), "§" | "art." | "art" | "artikel");

@@ -186,6 +186,9 @@ async def decisions(call, envelope):
     check(sc["filters_applied"]["court"]["given"] == "BVerwG", "filters_applied echoes the court")
     check(any(r["snippets"] and r["snippets"][0]["randnummer"] for r in sc["results"]), "snippets carry their Randnummer")
 
+    err, sc = fields(await call("search_decisions", {"query": "§ 6 IFG", "court": "BVerwG"}))
+    check(not err and sc["mode"] == "exact_citation" and sc["total"] > 0, f"a § citation runs in exact citation mode: {sc.get('mode')} {sc.get('total')}")
+
     err, sc = fields(await call("search_laws", {"query": "Geschäftsgeheimnis Informationsfreiheitsgesetz"}))
     check(not err and all("law" in r for r in sc["results"]), "search_laws returns laws only")
     err, sc = fields(await call("cross_type_search", {"query": "Informationsfreiheit", "court": "BVerwG"}))
