@@ -323,7 +323,7 @@ mod tests {
         assert_eq!(name("BVerfG"), "Bundesverfassungsgericht");
         assert_eq!(name("Bundesverwaltungsgericht"), "Bundesverwaltungsgericht");
         assert_eq!(name("VG Berlin"), "Verwaltungsgericht Berlin");
-        assert_eq!(name("Oberverwaltungsgericht Sachsen-Anhalt").contains("Sachsen-Anhalt"), true);
+        assert!(name("Oberverwaltungsgericht Sachsen-Anhalt").contains("Sachsen-Anhalt"));
         assert_eq!(name("Kammergericht Berlin"), "Kammergericht");
         assert_eq!(name("Europäischer Gerichtshof"), "Gerichtshof der Europäischen Union");
         assert_eq!(name("Gericht der Europäischen Union"), "Gericht der Europäischen Union");
