@@ -156,31 +156,36 @@ pub(crate) fn render(s: &str) -> Rendered {
     let mut pt = PlainText::new();
     let mut cur = String::new();
     let mut prev_line: Option<&str> = None;
+    // A blank line seen since `prev_line`: a paragraph break unless the next line plainly
+    // continues the sentence (lower-case start after no sentence end) or a word was split.
+    let mut blank = false;
     for l in &lines {
         let Some(l) = *l else {
-            // A blank line ends the paragraph, unless a word was split across it.
-            if let Some(p) = prev_line
-                && hyphen_split(p).is_some()
-            {
-                continue;
-            }
-            flush(&mut pt, &mut cur);
-            prev_line = None;
+            blank = true;
             continue;
         };
         let t = l.trim();
         match prev_line {
             None => {}
-            Some(p) => match join_kind(p, t, width) {
-                Join::Dehyphenate => {
-                    cur.pop();
-                    flags.dehyphenated += 1;
+            Some(p) => {
+                let kind = join_kind(p, t, width);
+                let continues = matches!(kind, Join::Dehyphenate | Join::KeepHyphen)
+                    || (t.starts_with(char::is_lowercase)
+                        && !p.ends_with(['.', ':', ';', '!', '?'])
+                        && !matches!(kind, Join::Break));
+                match kind {
+                    _ if blank && !continues => flush(&mut pt, &mut cur),
+                    Join::Dehyphenate => {
+                        cur.pop();
+                        flags.dehyphenated += 1;
+                    }
+                    Join::KeepHyphen => {}
+                    Join::Space => cur.push(' '),
+                    Join::Break => flush(&mut pt, &mut cur),
                 }
-                Join::KeepHyphen => {}
-                Join::Space => cur.push(' '),
-                Join::Break => flush(&mut pt, &mut cur),
-            },
+            }
         }
+        blank = false;
         cur.push_str(t);
         prev_line = Some(t);
     }
@@ -247,6 +252,9 @@ fn starts_like_item(s: &str) -> bool {
 /// A list label alone on a line: `a)`, `bb)`, `1.`, `2)`, `(3)`. Roman numerals and capital
 /// letters (`II.`, `B.`) are outline headings and keep their own line.
 fn is_item_label(s: &str) -> bool {
+    if matches!(s.trim(), "-" | "–" | "•" | "*") {
+        return true;
+    }
     let core = s.trim().trim_start_matches('(');
     let Some(body) = core.strip_suffix(')').or_else(|| core.strip_suffix('.')) else { return false };
     !body.is_empty()
@@ -262,6 +270,10 @@ fn join_kind(prev: &str, next: &str, width: usize) -> Join {
     if is_item_label(prev) {
         // `a)` / `1.` alone on its line: the item's text follows and stays on its line.
         return Join::Space;
+    }
+    if prev.ends_with('\u{ad}') {
+        // pdftotext keeps the soft hyphen of a word broken at the line end.
+        return Join::Dehyphenate;
     }
     if hyphen_split(prev).is_some() {
         let word = next.split_whitespace().next().unwrap_or("");
@@ -306,7 +318,16 @@ mod tests {
         );
         assert_eq!(lines[3], "Kurz.");
         assert_eq!(lines[4], "Betriebs- und Landesgeheimnisse des Schleswig-Holsteinischen Landes.");
-        let r = render("Gründe:\nI.\na)\nDie Klage ist zulässig.\n1.\nSie ist begründet.");
-        assert_eq!(r.text, "Gründe:\nI.\na) Die Klage ist zulässig.\n1. Sie ist begründet.");
+        let r = render(
+            "Gründe:\nI.\na)\nDie Klage ist zulässig.\n1.\nSie ist begründet.\n-\nwenn es so ist,\n-\nwenn nicht.",
+        );
+        assert_eq!(
+            r.text,
+            "Gründe:\nI.\na) Die Klage ist zulässig.\n1. Sie ist begründet.\n- wenn es so ist,\n- wenn nicht."
+        );
+        // Soft hyphens at line ends, and words that pdftotext put on lines of their own.
+        let r = render("Gerichtskostenge\u{ad}\nsetzes.\n\nDaraus\n\nfolge,\n\ndass es geht.\n\nNeu.");
+        assert_eq!(r.text, "Gerichtskostengesetzes.\nDaraus folge, dass es geht.\nNeu.");
+        assert_eq!(r.flags.dehyphenated, 1);
     }
 }
