@@ -85,21 +85,35 @@ pub const MAX_CONTENT_BYTES: usize = 20 * 1024 * 1024;
 pub const MAX_DEPTH: usize = 1024;
 
 /// One Open Legal Data dump line, as read (all fields optional; unknown fields ignored).
+///
+/// Reading is lenient about types, because dumps differ: a string field given as a number
+/// becomes its text, any other wrong type becomes None; `court` may be an object (the dump
+/// layout), a plain name, or an id (then only `court.id` is set); a malformed `quirks` is empty.
+/// Only invalid JSON makes the line unreadable.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct OldpRecord {
     pub id: Option<serde_json::Value>,
+    #[serde(deserialize_with = "lenient::string")]
     pub slug: Option<String>,
+    #[serde(deserialize_with = "lenient::court")]
     pub court: Option<OldpCourt>,
+    #[serde(deserialize_with = "lenient::string")]
     pub file_number: Option<String>,
+    #[serde(deserialize_with = "lenient::string")]
     pub date: Option<String>,
-    #[serde(rename = "type")]
+    #[serde(rename = "type", deserialize_with = "lenient::string")]
     pub type_: Option<String>,
+    #[serde(deserialize_with = "lenient::string")]
     pub ecli: Option<String>,
+    #[serde(deserialize_with = "lenient::string")]
     pub title: Option<String>,
+    #[serde(deserialize_with = "lenient::string")]
     pub content: Option<String>,
+    #[serde(deserialize_with = "lenient::string")]
     pub content_format: Option<String>,
     pub source: Option<serde_json::Value>,
+    #[serde(deserialize_with = "lenient::strings")]
     pub quirks: Vec<String>,
 }
 
@@ -108,12 +122,48 @@ pub struct OldpRecord {
 #[serde(default)]
 pub struct OldpCourt {
     pub id: Option<serde_json::Value>,
+    #[serde(deserialize_with = "lenient::string")]
     pub name: Option<String>,
+    #[serde(deserialize_with = "lenient::string")]
     pub slug: Option<String>,
+    #[serde(deserialize_with = "lenient::string")]
     pub city: Option<String>,
+    #[serde(deserialize_with = "lenient::string")]
     pub state: Option<String>,
+    #[serde(deserialize_with = "lenient::string")]
     pub jurisdiction: Option<String>,
+    #[serde(deserialize_with = "lenient::string")]
     pub level_of_appeal: Option<String>,
+}
+
+/// Type-lenient field readers for dump lines.
+mod lenient {
+    use serde::{Deserialize, Deserializer};
+    use serde_json::Value;
+
+    pub fn string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+        Ok(match Value::deserialize(d)? {
+            Value::String(s) => Some(s),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        })
+    }
+
+    pub fn strings<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+        Ok(match Value::deserialize(d)? {
+            Value::Array(a) => a.into_iter().filter_map(|v| v.as_str().map(str::to_string)).collect(),
+            _ => Vec::new(),
+        })
+    }
+
+    pub fn court<'de, D: Deserializer<'de>>(d: D) -> Result<Option<super::OldpCourt>, D::Error> {
+        Ok(match Value::deserialize(d)? {
+            v @ Value::Object(_) => serde_json::from_value(v).ok(),
+            Value::String(name) => Some(super::OldpCourt { name: Some(name), ..Default::default() }),
+            v @ Value::Number(_) => Some(super::OldpCourt { id: Some(v), ..Default::default() }),
+            _ => None,
+        })
+    }
 }
 
 /// A normalised decision.
@@ -131,7 +181,9 @@ pub struct DecisionDoc {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Section {
     /// Canonical: "Leitsatz", "Orientierungssatz", "Tenor", "Tatbestand", "Entscheidungsgründe",
-    /// "Gründe", "Titelzeile", "Abweichende Meinung", "Sonstiger Langtext".
+    /// "Gründe", "Titelzeile", "Abweichende Meinung", "Sonstiger Langtext"; portal rubrics:
+    /// "Titel", "Normenkette", "Schlagworte", "Vorinstanz", "Fundstellen",
+    /// "Rechtsmittelinstanz", "Zitiervorschlag".
     pub name: String,
     /// The heading as printed (`Leitsätze`, `G r ü n d e :`, `Tenor:`).
     pub heading: String,

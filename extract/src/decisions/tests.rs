@@ -409,6 +409,20 @@ fn invalid_json_lines_are_errors_with_a_reason() {
     assert_eq!(parse_oldp_line("").unwrap_err().reason(), "invalid_json");
 }
 
+#[test]
+fn dump_lines_are_read_leniently_about_types() {
+    let r = parse_oldp_line(
+        r#"{"id": 7, "court": 12, "file_number": 1234, "date": null, "type": ["x"], "content": "<p>Text</p>", "quirks": "x", "new_field": {}}"#,
+    )
+    .unwrap();
+    assert_eq!(r.court.unwrap().id, Some(serde_json::json!(12)));
+    assert_eq!(r.file_number.as_deref(), Some("1234"));
+    assert_eq!((r.date, r.type_), (None, None));
+    assert!(r.quirks.is_empty());
+    let r = parse_oldp_line(r#"{"court": "Bundesgerichtshof"}"#).unwrap();
+    assert_eq!(r.court.unwrap().name.as_deref(), Some("Bundesgerichtshof"));
+}
+
 fn with_content(content: String) -> OldpRecord {
     OldpRecord { content: Some(content), ..Default::default() }
 }
