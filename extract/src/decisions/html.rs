@@ -39,11 +39,12 @@ pub(crate) fn render(html: &str) -> Result<Rendered, DecisionError> {
     tok.sink.st.borrow_mut().full_page = full_page;
     input.push_back(StrTendril::from_slice(html));
     let _ = tok.feed(&input);
-    let st = tok.sink.st.into_inner();
-    if st.too_deep {
+    if tok.sink.st.borrow().too_deep {
         return Err(DecisionError::TooDeep { limit: MAX_DEPTH });
     }
-    // `end()` is only needed to flush a trailing character reference; skip it after an abort.
+    // Flushes what the tokenizer still holds (text or a character reference at the very end).
+    tok.end();
+    let st = tok.sink.st.into_inner();
     Ok(Rendered { text: st.pt.finish(), flags: DocFlags::default() })
 }
 
@@ -401,6 +402,7 @@ mod tests {
         assert_eq!(text("a<br>b<script>x<y</script>c<style>p{}</style>"), "a\nbc");
         assert_eq!(text("<table><tr><td>1</td><td>zwei</td></tr></table>"), "1 | zwei");
         assert_eq!(text("<html><head><title>T</title><p>Inhalt</p>"), "Inhalt");
+        assert_eq!(text("<p>Ende &amp"), "Ende &");
     }
 
     #[test]
