@@ -209,7 +209,8 @@ impl State {
     /// Pops up to and including the innermost open `names` element, unless a `stop` element
     /// is met first (an `<li>` does not close the `<li>` of an outer list).
     fn close_implied(&mut self, names: &[&str], stop: &[&str]) {
-        for i in (0..self.stack.len()).rev() {
+        let floor = self.stack.len().saturating_sub(SCAN);
+        for i in (floor..self.stack.len()).rev() {
             let n = &*self.stack[i].name;
             if names.contains(&n) {
                 while self.stack.len() > i {
@@ -239,7 +240,7 @@ impl State {
             }
         }
         if matches!(name, "p" | "div" | "table" | "dl" | "ul" | "ol" | "h1" | "h2" | "h3" | "section" | "article")
-            && self.stack.iter().any(|o| &*o.name == "head")
+            && self.stack.iter().take(4).any(|o| &*o.name == "head")
         {
             // Body content inside an unclosed <head> closes it, as in a browser.
             self.close_implied(&["head"], &[]);
@@ -329,7 +330,8 @@ impl State {
 
     fn end(&mut self, tag: &Tag) {
         let name: &str = &tag.name;
-        if let Some(i) = self.stack.iter().rposition(|o| &*o.name == name) {
+        let floor = self.stack.len().saturating_sub(SCAN);
+        if let Some(i) = self.stack[floor..].iter().rposition(|o| &*o.name == name).map(|i| i + floor) {
             while self.stack.len() > i {
                 self.pop_one();
             }
@@ -354,6 +356,10 @@ impl State {
 }
 
 const RN_MARK_STR: &str = "\u{e000}";
+
+/// How far down the stack an end tag or an implied closing looks for its element. Real markup
+/// closes within a few levels; the bound keeps a bomb of stray end tags over a deep stack linear.
+const SCAN: usize = 256;
 
 /// Drops soft hyphens and zero-width characters, which are invisible in the source.
 fn clean(s: &str) -> String {

@@ -143,9 +143,8 @@ pub(crate) fn render(s: &str) -> Rendered {
             kept.push(if l.trim().is_empty() { None } else { Some(l.trim_end()) });
         }
         // Blank lines at a page edge are layout, not paragraph breaks.
-        while kept.first().is_some_and(Option::is_none) {
-            kept.remove(0);
-        }
+        let lead = kept.iter().take_while(|l| l.is_none()).count();
+        kept.drain(..lead);
         while kept.last().is_some_and(Option::is_none) {
             kept.pop();
         }

@@ -448,6 +448,25 @@ fn html_bombs_are_refused_or_bounded() {
 }
 
 #[test]
+fn pathological_shapes_stay_linear() {
+    let t = std::time::Instant::now();
+    // A page of two million blank lines in PDF text.
+    let rec = OldpRecord {
+        content: Some(format!("Tenor\u{c}{}x", "\n".repeat(2_000_000))),
+        content_format: Some("text/plain (pdf-derived)".into()),
+        ..Default::default()
+    };
+    assert_eq!(normalise_oldp(&rec).unwrap().text, "Tenor\nx");
+    // A deep (but allowed) stack, then a flood of stray end tags and paragraphs.
+    let html = format!("{}{}", "<span>".repeat(1000), "</b><p>x".repeat(200_000));
+    assert!(normalise_oldp(&with_content(html)).is_ok());
+    // One 3 MB line of text.
+    let line = "Wort ".repeat(600_000);
+    assert!(normalise_oldp(&with_content(line)).is_ok());
+    assert!(t.elapsed().as_secs() < 30, "{:?}", t.elapsed());
+}
+
+#[test]
 fn truncated_and_malformed_xml_are_errors() {
     let bytes = std::fs::read(format!("{SHARED}/data/decisions/rii/KVRE427811801.xml")).unwrap();
     let cut = &bytes[..bytes.len() / 2];
