@@ -7,7 +7,8 @@
 //! - [`parse_rii_xml`]: the bytes of one rii XML file → [`DecisionDoc`]. No DTD is ever fetched
 //!   (quick-xml does not resolve external entities).
 //! - Every failure is a [`DecisionError`] whose [`DecisionError::reason`] is a stable code for the
-//!   catalog (`invalid_json`, `content_too_large`, `html_too_deep`, `malformed_xml`, …).
+//!   catalog: `invalid_json`, `content_too_large`, `markup_too_deep`, `malformed_xml`,
+//!   `not_decision_xml`, `binary_content`, `invalid_encoding`.
 //!
 //! # The document
 //! - `text`: plain text by the seed-000 rules ([`crate::plain_text`]): one paragraph per line,
@@ -17,7 +18,8 @@
 //!   `Orientierungssatz`, `Tenor`, `Tatbestand`, `Entscheidungsgründe`, `Gründe` (also with a
 //!   trailing colon, letter-spaced as in PDFs `G r ü n d e :`, upper case, or numbered
 //!   `I. Tatbestand` / `A. Gründe`), or `Tenor: …` on one line (the section then starts after the
-//!   colon). A word inside a sentence never anchors. Portal rubric labels (`Titel:`,
+//!   colon). A word inside a sentence never anchors, and a bare outline line (`I.`, `II.`,
+//!   `A.`) inside a section is not a section of its own. Portal rubric labels (`Titel:`,
 //!   `Normenkette:`, `Schlagworte:`, `Vorinstanz:`, `Fundstellen:`, BVerwG's `Rechtsquellen`,
 //!   `Zitiervorschlag`) are sections too, so a Leitsatz does not run on into the rubrics after
 //!   it. `start..end` (code points, end exclusive) covers the text after the heading up to the
@@ -60,8 +62,9 @@
 //! # Limits (bad input never crashes or hangs)
 //! Content over [`MAX_CONTENT_BYTES`] is refused; HTML/XML nested deeper than [`MAX_DEPTH`] is
 //! refused (an HTML bomb is read linearly until the cap trips, then abandoned); binary junk
-//! (NUL or many control characters) is refused; malformed XML is an error with the parser's
-//! message. All passes are linear in the input.
+//! (NUL or many control characters) is refused, except in a PDF-derived text, which becomes an
+//! empty text with `pdf_text_layer_unreadable`; malformed or truncated XML is an error with the
+//! parser's message. All passes are linear in the input (stack scans are bounded, too).
 
 mod html;
 mod lines;
