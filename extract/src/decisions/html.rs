@@ -170,6 +170,7 @@ const CHROME: &[&str] = &[
     "skip",
     "druck",
     "print",
+    "screen",
 ];
 
 fn is_chrome(tag: &Tag) -> bool {
