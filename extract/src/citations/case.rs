@@ -73,7 +73,7 @@ fn roman(w: &str) -> bool {
 }
 
 /// Roman senate numbers with a letter (`IXa`, `Ib`).
-fn roman_senate(w: &str) -> bool {
+pub(crate) fn roman_senate(w: &str) -> bool {
     let core = w.trim_end_matches(|c: char| c.is_ascii_lowercase());
     roman(core) && w.len() - core.len() <= 1
 }
@@ -813,8 +813,16 @@ impl<'a> Sc<'a> {
         // name (`BStBl II`, `BFH/NV`, `NJW-RR`, `GRUR Int.`, `Slg.`).
         let next_ok = match self.kind(i + 1) {
             Some(Kind::Num) => true,
-            Some(Kind::Punct) => self.adj(i + 1),
-            Some(Kind::Word) => matches!(self.s(i + 1), "I" | "II" | "III" | "Int" | "n"),
+            // `BFH/NV`, `NJW-RR`, `Slg. 2003`; not the comma or full stop after any word.
+            Some(Kind::Punct) => {
+                self.adj(i + 1)
+                    && match self.s(i + 1) {
+                        "/" | "-" => true,
+                        "." => self.is_num(i + 2),
+                        _ => false,
+                    }
+            }
+            Some(Kind::Word) => self.s(i + 1).len() <= 3 && matches!(self.s(i + 1), "I" | "II" | "III" | "Int" | "n"),
             _ => false,
         };
         if !next_ok {

@@ -142,46 +142,55 @@ pub(crate) fn is_court_abbrev(w: &str) -> bool {
 /// A word of a spelled-out law that the vocabulary lacks (`Sozialversicherungs-Rechengrößenverordnung`,
 /// `Anhörungsrügengesetzes`); `strict` excludes `…ordnung` (too many non-laws: `Rechtsordnung`).
 pub(crate) fn law_like_word(w: &str, strict: bool) -> bool {
-    // Cheap reject first: every accepted word is long and ends in z, h, g or a case ending.
+    // Cheap reject first: every accepted word is long and ends in z, h, g, n or a case ending.
     if w.len() < 6 || !matches!(w.as_bytes()[w.len() - 1], b'z' | b'h' | b'g' | b's' | b'n' | b'e') {
         return false;
     }
-    let s = stem(w);
     if !w.as_bytes()[0].is_ascii_uppercase() && !w.starts_with(['Ä', 'Ö', 'Ü']) {
         return false;
     }
-    if matches!(
-        s,
-        "Gesetz"
-            | "Gesetzbuch"
-            | "Verordnung"
-            | "Ordnung"
-            | "Bundesgesetz"
-            | "Landesgesetz"
-            | "Änderungsgesetz"
-            | "Rechtsordnung"
-            | "Grundordnung"
-            | "Geschäftsordnung"
-            | "Hausordnung"
-            | "Rechtsverordnung"
-            | "Einzelgesetz"
-            | "Fachgesetz"
-            | "Spezialgesetz"
-            | "Ausführungsgesetz"
-            | "Parlamentsgesetz"
-            | "Haushaltsgesetz"
-            | "Vertragsgesetz"
-            | "Zustimmungsgesetz"
-            | "Artikelgesetz"
-            | "Verordnungen"
-            | "Strafgesetz"
-    ) {
-        return false;
-    }
-    s.ends_with("gesetz")
+    let s = stem(w);
+    let law_end = s.ends_with("gesetz")
         || s.ends_with("gesetzbuch")
         || s.ends_with("verordnung")
-        || (!strict && s.ends_with("ordnung"))
+        || s.ends_with("verfassung")
+        || s.ends_with("konvention")
+        || (!strict && s.ends_with("ordnung"));
+    // Words with such an ending that name no particular law.
+    law_end
+        && !matches!(
+            s,
+            "Gesetz"
+                | "Gesetzbuch"
+                | "Verordnung"
+                | "Ordnung"
+                | "Bundesgesetz"
+                | "Landesgesetz"
+                | "Änderungsgesetz"
+                | "Rechtsordnung"
+                | "Grundordnung"
+                | "Geschäftsordnung"
+                | "Hausordnung"
+                | "Rechtsverordnung"
+                | "Einzelgesetz"
+                | "Fachgesetz"
+                | "Spezialgesetz"
+                | "Ausführungsgesetz"
+                | "Parlamentsgesetz"
+                | "Haushaltsgesetz"
+                | "Vertragsgesetz"
+                | "Zustimmungsgesetz"
+                | "Artikelgesetz"
+                | "Verordnungen"
+                | "Strafgesetz"
+                | "Denkgesetz"
+                | "Naturgesetz"
+                | "Verfassung"
+                | "Konvention"
+                | "Landesverfassung"
+                | "Bundesverfassung"
+                | "Änderungsverordnung"
+        )
 }
 
 impl<'a> Sc<'a> {
@@ -918,56 +927,69 @@ impl<'a> Sc<'a> {
     fn emit_chain(&mut self, members: Vec<Member>) {
         let chain_idx = self.out.chains.len();
         let first = self.out.laws.len();
-        // A book written on a member applies to the bookless members before it.
-        let mut book: Option<Book> = None;
-        let mut books: Vec<(Option<Book>, bool)> = vec![(None, false); members.len()];
+        // A book written on a member applies to the bookless members before it: for each member,
+        // the index of the member that carries its book.
+        let mut carrier: Vec<Option<usize>> = vec![None; members.len()];
+        let mut cur = None;
         for (k, m) in members.iter().enumerate().rev() {
-            if let Some(b) = &m.book {
-                book = Some(b.clone());
-                books[k] = (book.clone(), false);
-            } else {
-                books[k] = (book.clone(), book.is_some());
+            if m.book.is_some() {
+                cur = Some(k);
             }
+            carrier[k] = cur;
         }
-        let mut canon_parts: Vec<String> = Vec::new();
-        for (m, (b, inherited)) in members.into_iter().zip(books) {
+        let books: Vec<Option<Book>> = members.iter().map(|m| m.book.clone()).collect();
+        let mut chain_canon = String::new();
+        for (k, m) in members.into_iter().enumerate() {
+            let b = carrier[k].and_then(|c| books[c].as_ref());
+            let inherited = carrier[k].is_some_and(|c| c != k);
             let unit = if m.article { LawUnit::Article } else { LawUnit::Paragraph };
-            let sign = if m.article { "Art." } else { "§" };
-            let book_c = b.as_ref().map(|b| b.canonical.clone());
-            let mut parts: Vec<String> = vec![format!("{sign} {}", m.section)];
+            // `§ 823 Abs. 1 Satz 2`, with the cut after each part for the parents.
+            let mut core = String::with_capacity(32);
+            core.push_str(if m.article { "Art. " } else { "§ " });
+            core.push_str(&m.section);
+            let mut cuts = [0usize; 8];
+            let mut ncuts = 0;
+            cuts[ncuts] = core.len();
+            ncuts += 1;
             for (label, v) in [
-                ("Abs.", &m.absatz),
-                ("Satz", &m.satz),
-                ("Nr.", &m.nr),
-                ("lit.", &m.lit),
-                ("Alt.", &m.alt),
-                ("Halbs.", &m.halbsatz),
+                (" Abs. ", &m.absatz),
+                (" Satz ", &m.satz),
+                (" Nr. ", &m.nr),
+                (" lit. ", &m.lit),
+                (" Alt. ", &m.alt),
+                (" Halbs. ", &m.halbsatz),
             ] {
                 if let Some(v) = v {
-                    parts.push(format!("{label} {v}"));
+                    core.push_str(label);
+                    core.push_str(v);
+                    cuts[ncuts] = core.len();
+                    ncuts += 1;
                 }
             }
             let with_book = |n: usize| {
-                let mut s = parts[..n].join(" ");
-                if let Some(bc) = &book_c {
+                let bc = b.map_or("", |b| b.canonical.as_str());
+                let mut s = String::with_capacity(n + 1 + bc.len());
+                s.push_str(&core[..n]);
+                if !bc.is_empty() {
                     s.push(' ');
                     s.push_str(bc);
                 }
                 s
             };
-            let canonical = with_book(parts.len());
-            let parents: Vec<String> = (1..parts.len()).rev().map(with_book).collect();
-            canon_parts.push(canonical.clone());
-            let start = m.start;
-            let end = m.end.max(m.head_end);
-            let (book_raw, book_known) = match (&b, inherited) {
-                (Some(b), false) => (Some(self.slice(b.start, b.end).to_string()), b.known),
-                (Some(b), true) => (None, b.known),
-                _ => (None, false),
+            let canonical = with_book(core.len());
+            let parents: Vec<String> = cuts[..ncuts - 1].iter().rev().map(|&c| with_book(c)).collect();
+            if k > 0 {
+                chain_canon.push_str(if m.connector == Some(Connector::InVerbindungMit) { " i.V.m. " } else { ", " });
+            }
+            chain_canon.push_str(&canonical);
+            let (book_raw, book_known) = match b {
+                Some(b) if !inherited => (Some(self.slice(b.start, b.end).to_string()), b.known),
+                Some(b) => (None, b.known),
+                None => (None, false),
             };
             self.out.laws.push(LawCitation {
-                start,
-                end,
+                start: m.start,
+                end: m.end.max(m.head_end),
                 raw: String::new(),
                 head_end: m.head_end,
                 unit,
@@ -979,7 +1001,7 @@ impl<'a> Sc<'a> {
                 alt: m.alt,
                 halbsatz: m.halbsatz,
                 following: m.following,
-                book: book_c,
+                book: b.map(|b| b.canonical.clone()),
                 book_raw,
                 book_inherited: inherited,
                 book_known,
@@ -993,19 +1015,12 @@ impl<'a> Sc<'a> {
         let last = self.out.laws.len();
         let start = self.out.laws[first].start;
         let end = self.out.laws[first..last].iter().map(|l| l.end).max().unwrap_or(start);
-        let mut canonical = String::new();
-        for (k, l) in self.out.laws[first..last].iter().enumerate() {
-            if k > 0 {
-                canonical.push_str(if l.connector == Connector::InVerbindungMit { " i.V.m. " } else { ", " });
-            }
-            canonical.push_str(&l.canonical);
-        }
         self.out.chains.push(Normenkette {
             start,
             end,
             raw: String::new(),
             members: (first..last).collect(),
-            canonical,
+            canonical: chain_canon,
         });
     }
 }

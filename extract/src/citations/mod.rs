@@ -275,8 +275,9 @@ impl<'a> Sc<'a> {
             // Lower-case words start nothing but an ECtHR number (`no. 41723/06`).
             return if w == "no" { self.eu_case_at(i) } else { None };
         }
-        match w {
-            "Art" | "Artikel" | "Artt" => {
+        let n = w.len();
+        match (first, n) {
+            (b'A', 3 | 4 | 7) if matches!(w, "Art" | "Artikel" | "Artt") => {
                 if let Some(j) = self.law_at(i, None) {
                     return Some(j);
                 }
@@ -299,20 +300,22 @@ impl<'a> Sc<'a> {
                     }
                 }
             }
-            "ECLI" => return self.ecli_at(i),
+            (b'E', 4) if w == "ECLI" => return self.ecli_at(i),
             _ => {}
         }
         if let Some(j) = self.reporter_case_at(i) {
             return Some(j);
         }
-        if w.len() <= 20 && matches!(first, b'C' | b'T' | b'F' | b'B' | b'N' | b'I' | b'V' | b'X' | b'L' | b'S' | b'G')
-        {
-            if let Some(j) = self.eu_case_at(i) {
-                return Some(j);
-            }
-            if let Some(j) = self.file_number_at(i) {
-                return Some(j);
-            }
+        // Cheap shape tests first: most capitalised words are nouns that start nothing.
+        let eu = (n == 1 && matches!(first, b'C' | b'T' | b'F'))
+            || (n == 2 && w == "Nr" || n == 2 && w == "No")
+            || (n >= 10 && (w.starts_with("Beschwerde") || w.starts_with("Individual")));
+        if eu && let Some(j) = self.eu_case_at(i) {
+            return Some(j);
+        }
+        let fnum = n <= 6 && (n == 1 || case::roman_senate(w) || w.bytes().filter(u8::is_ascii_uppercase).count() >= 2);
+        if fnum && let Some(j) = self.file_number_at(i) {
+            return Some(j);
         }
         if first.is_ascii_uppercase() || first >= 0xC3 {
             // One vocabulary lookup serves both the law-first form and a bare law name; most
@@ -322,10 +325,17 @@ impl<'a> Sc<'a> {
             {
                 return Some(j);
             }
-            let unit_next = |k: usize| self.kind(k) == Some(Kind::Para) || matches!(self.s(k), "Art" | "Artikel");
+            let unit_next = |k: usize| match self.t.get(k) {
+                Some(t) if t.kind == Kind::Para => true,
+                Some(t) if t.kind == Kind::Word && matches!(t.end - t.start, 3 | 7) => {
+                    matches!(self.s(k), "Art" | "Artikel")
+                }
+                _ => false,
+            };
             let law_first = unit_next(i + 1) || unit_next(i + 2) || unit_next(i + 3);
-            let next_law_like =
-                self.is_word(i + 1) && self.s(i + 1).len() >= 8 && law::law_like_word(self.s(i + 1), true);
+            let next_law_like = law_first
+                || self.t.get(i + 1).is_some_and(|t| t.kind == Kind::Word && t.end - t.start >= 8)
+                    && law::law_like_word(self.s(i + 1), true);
             if !law_first && !name_candidate(w) && !next_law_like {
                 return None;
             }
@@ -419,11 +429,15 @@ fn name_candidate(w: &str) -> bool {
             return true;
         }
     }
-    if b.len() < 5 {
+    if b.len() < 4 {
         return false;
     }
     let s = vocab::stem(w);
-    const ENDS: [&str; 22] = [
+    // Every ending below ends in one of these bytes; most nouns are rejected here.
+    if !matches!(s.as_bytes()[s.len() - 1], b'z' | b'h' | b'g' | b'n' | b'a' | b't') {
+        return false;
+    }
+    const ENDS: [&str; 12] = [
         "gesetz",
         "gesetzbuch",
         "ordnung",
@@ -436,18 +450,12 @@ fn name_candidate(w: &str) -> bool {
         "recht",
         "isch",
         "lich",
-        "Erst",
-        "Zweit",
-        "Dritt",
-        "Viert",
-        "Fünft",
-        "Sechst",
-        "Siebt",
-        "Neunt",
-        "Zehnt",
-        "Elft",
     ];
-    ENDS.iter().any(|e| s.ends_with(e)) || s.ends_with("Zwölft") || s.ends_with("Acht") || s.ends_with("buch")
+    const ORDINALS: [&str; 13] = [
+        "Erst", "Zweit", "Dritt", "Viert", "Fünft", "Sechst", "Siebt", "Acht", "Neunt", "Zehnt", "Elft", "Zwölft",
+        "Buch",
+    ];
+    ENDS.iter().any(|e| s.ends_with(e)) || ORDINALS.contains(&s)
 }
 
 /// Converts every byte offset in `out` to a code-point offset and fills `raw`: all offsets are
