@@ -18,12 +18,12 @@ use serde_json::{Map, Value, json};
 use tantivy::collector::{Count, DocSetCollector, TopDocs};
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, RangeQuery, TermQuery};
 use tantivy::schema::{IndexRecordOption, Term, Value as _};
-use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Searcher, TantivyDocument};
 
 use crate::answer::{ErrorCode, ToolError};
 use crate::args::Args;
 use crate::laws::{query_words, slice_chars, snippet};
+use crate::snippets::Highlighter;
 
 pub const PAGE_SIZE_MAX: i64 = 20;
 pub const PAGE_MAX: i64 = 10;
@@ -342,24 +342,42 @@ fn matching_decisions(searcher: &Searcher, q: &dyn Query) -> Result<Vec<(u64, Op
 struct Hit {
     decision_id: u64,
     score: f32,
-    passages: Vec<(TantivyDocument, f32)>,
+    /// The decision's best passages (at most [`SNIPPETS_PER_ROW`]), best first.
+    passages: Vec<DocAddress>,
 }
 
-/// Best passages per decision, decisions in order of their best passage.
-fn ranked_hits(searcher: &Searcher, g: &Generation, q: &dyn Query, want: usize) -> Result<Vec<Hit>, ToolError> {
-    let f = g.decision_fields;
+const SNIPPETS_PER_ROW: usize = 2;
+
+/// Best passages per decision, decisions in order of their best passage. Decision ids come
+/// from the fast field, so no stored document is read here; callers load only the passages
+/// of the rows they show.
+fn ranked_hits(searcher: &Searcher, q: &dyn Query, want: usize) -> Result<Vec<Hit>, ToolError> {
     let mut limit = (want * 8).max(50);
     loop {
         let top = searcher.search(q, &TopDocs::with_limit(limit).order_by_score())?;
         let exhausted = top.len() < limit;
+        let mut columns = BTreeMap::new();
         let mut hits: Vec<Hit> = Vec::new();
+        let mut index_of: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
         for (score, addr) in top {
-            let doc: TantivyDocument = searcher.doc(addr)?;
-            let did = doc.get_first(f.decision_id).and_then(|v| v.as_u64()).unwrap_or(0);
-            match hits.iter_mut().find(|h| h.decision_id == did) {
-                Some(h) if h.passages.len() < 3 => h.passages.push((doc, score)),
+            let col = match columns.entry(addr.segment_ord) {
+                std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::btree_map::Entry::Vacant(e) => e.insert(
+                    searcher
+                        .segment_reader(addr.segment_ord)
+                        .fast_fields()
+                        .u64("decision_id")
+                        .map_err(ToolError::internal)?,
+                ),
+            };
+            let Some(did) = col.first(addr.doc_id) else { continue };
+            match index_of.get(&did) {
+                Some(&i) if hits[i].passages.len() < SNIPPETS_PER_ROW => hits[i].passages.push(addr),
                 Some(_) => {}
-                None => hits.push(Hit { decision_id: did, score, passages: vec![(doc, score)] }),
+                None => {
+                    index_of.insert(did, hits.len());
+                    hits.push(Hit { decision_id: did, score, passages: vec![addr] });
+                }
             }
         }
         if hits.len() >= want || exhausted || limit >= 20_000 {
@@ -375,29 +393,16 @@ fn page_args(a: &Args<'_>) -> Result<(usize, usize), ToolError> {
     Ok((page, size))
 }
 
-fn snippet_of(
-    gen_: &mut Option<SnippetGenerator>,
-    g: &Generation,
-    doc: &TantivyDocument,
-    fallback_chars: usize,
-) -> Value {
+fn snippet_of(hl: &mut Highlighter, g: &Generation, doc: &TantivyDocument, max_chars: usize) -> Value {
     let f = g.decision_fields;
     let text = doc.get_first(f.text).and_then(|v| v.as_str()).unwrap_or("");
     let rn_from = doc.get_first(f.rn_from).and_then(|v| v.as_u64()).unwrap_or(0);
     let rn_to = doc.get_first(f.rn_to).and_then(|v| v.as_u64()).unwrap_or(0);
     let section = doc.get_first(f.section).and_then(|v| v.as_str());
-    let (frag, highlights) = match gen_.as_mut().map(|s| s.snippet(text)) {
-        Some(s) if !s.fragment().trim().is_empty() => {
-            let frag = s.fragment().to_string();
-            let to_chars = |b: usize| frag[..b.min(frag.len())].chars().count();
-            let h: Vec<[usize; 2]> = s.highlighted().iter().map(|r| [to_chars(r.start), to_chars(r.end)]).collect();
-            (frag, h)
-        }
-        _ => (slice_chars(text, 0, fallback_chars), Vec::new()),
-    };
+    let frag = hl.fragment(text, max_chars);
     json!({
-        "text": frag,
-        "highlights": highlights,
+        "text": frag.text,
+        "highlights": frag.highlights,
         "randnummer": if rn_from == 0 { Value::Null } else if rn_from == rn_to { json!(rn_from) } else { json!([rn_from, rn_to]) },
         "section": section,
     })
@@ -511,27 +516,33 @@ pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
         match_mode = "any_term";
     }
     let total = ids.len();
-    let mut gen_ = SnippetGenerator::create(&searcher, &q, f.text).ok();
-    if let Some(s) = gen_.as_mut() {
-        s.set_max_num_chars(240);
-    }
+    let mut gen_ = Highlighter::new(&words);
     let mut rows = Vec::new();
     let start = (page - 1) * size;
     if sort == "date" {
         // Newest first, undated last, ties by id: only the page's rows are read from the store.
         let mut by_date = ids.clone();
         by_date.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        for (id, _) in by_date.iter().skip(start).take(size) {
-            let d = decision_by_id(g, *id as i64)?;
-            let term = TermQuery::new(Term::from_field_u64(f.decision_id, d.id as u64), IndexRecordOption::Basic);
-            let within = BooleanQuery::new(vec![
-                (Occur::Must, Box::new(q.clone()) as Box<dyn Query>),
-                (Occur::Must, Box::new(term)),
-            ]);
-            let best = searcher.search(&within, &TopDocs::with_limit(2).order_by_score())?;
-            let snippets: Vec<Value> = best
+        let page_ids: Vec<u64> = by_date.iter().skip(start).take(size).map(|(id, _)| *id).collect();
+        // One query finds the best passages of every row of the page.
+        let id_filter: Vec<(Occur, Box<dyn Query>)> = page_ids
+            .iter()
+            .map(|id| {
+                let t = TermQuery::new(Term::from_field_u64(f.decision_id, *id), IndexRecordOption::Basic);
+                (Occur::Should, Box::new(t) as Box<dyn Query>)
+            })
+            .collect();
+        let within = BooleanQuery::new(vec![
+            (Occur::Must, Box::new(q.clone()) as Box<dyn Query>),
+            (Occur::Must, Box::new(BooleanQuery::new(id_filter))),
+        ]);
+        let hits = if page_ids.is_empty() { Vec::new() } else { ranked_hits(&searcher, &within, page_ids.len())? };
+        for id in page_ids {
+            let d = decision_by_id(g, id as i64)?;
+            let passages = hits.iter().find(|h| h.decision_id == id).map(|h| h.passages.clone()).unwrap_or_default();
+            let snippets: Vec<Value> = passages
                 .iter()
-                .map(|(_, addr)| searcher.doc::<TantivyDocument>(*addr).map(|doc| snippet_of(&mut gen_, g, &doc, 240)))
+                .map(|addr| searcher.doc::<TantivyDocument>(*addr).map(|doc| snippet_of(&mut gen_, g, &doc, 240)))
                 .collect::<tantivy::Result<_>>()?;
             let mut r = d.summary();
             r["matched_by"] = json!("text_match");
@@ -539,14 +550,18 @@ pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
             rows.push(r);
         }
     } else {
-        let hits = ranked_hits(&searcher, g, &q, start + size)?;
+        let hits = ranked_hits(&searcher, &q, start + size)?;
         for h in hits.into_iter().skip(start).take(size) {
             let d = decision_by_id(g, h.decision_id as i64)?;
             let mut r = d.summary();
             r["matched_by"] = json!("text_match");
             r["score"] = json!(h.score);
-            r["snippets"] =
-                json!(h.passages.iter().map(|(doc, _)| snippet_of(&mut gen_, g, doc, 240)).collect::<Vec<_>>());
+            r["snippets"] = json!(
+                h.passages
+                    .iter()
+                    .map(|addr| searcher.doc::<TantivyDocument>(*addr).map(|doc| snippet_of(&mut gen_, g, &doc, 240)))
+                    .collect::<tantivy::Result<Vec<_>>>()?
+            );
             rows.push(r);
         }
     }
@@ -1071,7 +1086,7 @@ pub fn get_similar_cases(g: &Generation, a: &Args<'_>) -> Result<Map<String, Val
         Vec::new()
     } else {
         let q = BooleanQuery::new(clauses);
-        let hits = ranked_hits(&searcher, g, &q, limit)?;
+        let hits = ranked_hits(&searcher, &q, limit)?;
         let mut rows = Vec::new();
         for h in hits.into_iter().take(limit) {
             let mut r = decision_by_id(g, h.decision_id as i64)?.summary();

@@ -8,11 +8,9 @@ use index::Generation;
 use resolve::book_codes::normalise_book_code;
 use rusqlite::params;
 use serde_json::{Map, Value, json};
-use tantivy::TantivyDocument;
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
-use tantivy::schema::{IndexRecordOption, Term, Value as _};
-use tantivy::snippet::SnippetGenerator;
+use tantivy::schema::{IndexRecordOption, Term};
 use tantivy::tokenizer::TokenStream;
 
 use crate::answer::{ErrorCode, ToolError};
@@ -651,26 +649,18 @@ pub fn search_laws(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
             match_mode = "any_term";
         }
         total = count;
-        let mut snippets = SnippetGenerator::create(&searcher, &q, f.text)?;
-        snippets.set_max_num_chars(240);
+        let mut highlighter = crate::snippets::Highlighter::new(&words);
         for (score, addr) in top {
-            let doc: TantivyDocument = searcher.doc(addr)?;
-            let sid = doc.get_first(f.section_id).and_then(|v| v.as_u64()).unwrap_or(0) as i64;
+            // The section id from the fast field: the stored text is read once, from the store.
+            let ids = searcher.segment_reader(addr.segment_ord).fast_fields().u64("section_id")?;
+            let sid = ids.first(addr.doc_id).unwrap_or(0) as i64;
             if exact.as_ref().is_some_and(|(_, s)| s.id == sid) {
                 continue;
             }
             let s = section_by_id(g, sid)?;
             let law = law_by_id(g, s.law_id)?;
-            let snip = snippets.snippet_from_doc(&doc);
-            let (text, highlights) = if snip.fragment().trim().is_empty() {
-                (slice_chars(&s.text, 0, 240), Vec::new())
-            } else {
-                let frag = snip.fragment();
-                let to_chars = |b: usize| frag[..b.min(frag.len())].chars().count();
-                let h: Vec<[usize; 2]> =
-                    snip.highlighted().iter().map(|r| [to_chars(r.start), to_chars(r.end)]).collect();
-                (frag.to_string(), h)
-            };
+            let frag = highlighter.fragment(&s.text, 240);
+            let (text, highlights) = (frag.text, frag.highlights);
             rows.push(result_row(&law, &s, Some(score), "text_match", text, highlights));
         }
     }

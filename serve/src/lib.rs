@@ -4,6 +4,7 @@
 //! - [`args`]: typed tool arguments with clear refusals;
 //! - [`laws`]: the statute tools (one function per capability);
 //! - [`decisions`]: the decision and court tools (one function per capability);
+//! - [`snippets`]: result snippets with highlights (cheap: stems only candidate words);
 //! - [`tools`]: the registry both transports dispatch through;
 //! - [`mcp`] / [`rest`]: the two thin transports;
 //! - [`swap`]: the served generation and its hot swap;
@@ -20,6 +21,7 @@ pub mod laws;
 pub mod mcp;
 pub mod metrics;
 pub mod rest;
+pub mod snippets;
 pub mod swap;
 pub mod tools;
 
