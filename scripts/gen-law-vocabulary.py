@@ -156,6 +156,8 @@ def main():
         ("Reichsversicherungsordnung", "RVO", "title"),
         ("Weimarer Reichsverfassung", "WRV", "title"), ("WRV", "WRV", "abk"),
         ("Grundgesetz", "GG", "title"), ("SGB", "SGB", "abk"),
+        ("EG-Vertrag", "EGV", "abk"), ("EWG-Vertrag", "EWGV", "abk"), ("EU-Vertrag", "EUV", "abk"),
+        ("AEU-Vertrag", "AEUV", "abk"), ("EGV", "EGV", "abk"),
         ("Allgemeines Gleichbehandlungsgesetz", "AGG", "title"),
     ]:
         put(form, canon, kind, force=kind == "title")

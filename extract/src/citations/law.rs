@@ -213,6 +213,11 @@ impl<'a> Sc<'a> {
         self.law_at(j, Some(book))
     }
 
+    /// The index of the token starting at byte `b` (binary search; `b` is a token start).
+    fn tok_at(&self, b: usize) -> usize {
+        self.t.partition_point(|t| (t.start as usize) < b)
+    }
+
     /// `§`, `§§`, `Art.`, `Artikel` at `i`: returns (article, index of the first number).
     fn unit_at(&self, i: usize) -> Option<(bool, usize)> {
         if self.kind(i) == Some(Kind::Para) {
@@ -291,6 +296,23 @@ impl<'a> Sc<'a> {
                     BookAfter::None => {}
                 }
             }
+            // `§§ 167 VwGO, 708 Nr. 11, 711 ZPO`: a plural list goes on after its first book.
+            if preset.is_none()
+                && self.s(j) == ","
+                && self.is_num(j + 1)
+                && members.last().is_some_and(|m| m.book.is_some())
+                && members.iter().any(|m| self.kind(self.tok_at(m.start) + 1) == Some(Kind::Para))
+            {
+                let mut probe = Member::default();
+                if let Some(after) = self.section(j + 1, &mut probe) {
+                    let after = self.qualifiers(after, &mut probe, true);
+                    if matches!(self.book_after(after, false), BookAfter::Book(..)) || self.s(after) == "," {
+                        j += 1;
+                        connector = Connector::List;
+                        continue;
+                    }
+                }
+            }
             // `i.V.m.` → another group (or a qualifier of the same section) follows.
             let Some(nj) = self.ivm_at(j) else { break };
             if self.unit_at(nj).is_some() {
@@ -341,9 +363,15 @@ impl<'a> Sc<'a> {
 
     /// One group at `i` (a `§`/`Art` and its list); pushes members, returns the index after.
     fn group(&self, i: usize, members: &mut Vec<Member>, first_conn: Connector) -> Option<usize> {
-        let (article, mut j) = self.unit_at(i)?;
+        // A group normally starts at its `§`/`Art`; after a book, a bare number continues the
+        // list with the next book (`§§ 167 VwGO, 708 Nr. 11, 711 ZPO`).
+        let (article, mut j, cont) = match self.unit_at(i) {
+            Some((a, j)) => (a, j, false),
+            None if self.is_num(i) => (members.last()?.article, i, true),
+            None => return None,
+        };
         // After `§§` a bare `und 2` is the next section, not the next Absatz.
-        let mut plural = self.kind(i + 1) == Some(Kind::Para) || self.s(i) == "Artt";
+        let mut plural = cont || self.kind(i + 1) == Some(Kind::Para) || self.s(i) == "Artt";
         let mut m = Member { start: self.start_of(i), article, connector: Some(first_conn), ..Default::default() };
         j = self.section(j, &mut m)?;
         j = self.qualifiers(j, &mut m, plural);
@@ -699,7 +727,7 @@ impl<'a> Sc<'a> {
         // Unknown abbreviation (Land laws, foreign codes): `BbgHG`, `SächsPersVG`, `CPP`.
         if !article && self.abbrev_like(w) && !is_court_abbrev(w) && self.v.reporter_at(self.text, self.t, k).is_none()
         {
-            let end = self.year_after(k + 1);
+            let end = self.year_after(self.land_after(k + 1));
             return BookAfter::Book(self.book(w.to_string(), k, end, false), end);
         }
         BookAfter::None
