@@ -261,6 +261,27 @@ fn sections_inside_reporter_citations_are_refused() {
 }
 
 #[test]
+fn norm_field_of_the_shared_rii_file() {
+    let xml = std::fs::read_to_string(format!("{SHARED}/data/decisions/rii/KVRE427811801.xml")).expect("rii sample");
+    let field = xml.split("<norm>").nth(1).and_then(|r| r.split("</norm>").next()).expect("a <norm> field");
+    let t = norm_field_tokens(field, LawVocabulary::shipped());
+    assert_eq!(
+        t,
+        vec!["Art. 19 Abs. 4 GG", "Art. 38 Abs. 1 Satz 1 GG", "Art. 41 GG", "§ 32 Abs. 1 BVerfGG", "§ 48 BVerfGG"]
+    );
+}
+
+#[test]
+fn plural_list_goes_on_after_a_book() {
+    let e = ex("beruhen auf §§ 167 VwGO, 708 Nr. 11, 711 ZPO.");
+    let c: Vec<_> = e.laws.iter().map(|l| l.canonical.as_str()).collect();
+    assert_eq!(c, vec!["§ 167 VwGO", "§ 708 Nr. 11 ZPO", "§ 711 ZPO"]);
+    assert_eq!(e.chains.len(), 1);
+    assert_eq!(one_law("gemäß Artikel 169 EG-Vertrag").book.as_deref(), Some("EGV"));
+    assert_eq!(one_law("§ 3 DSG NRW").raw, "§ 3 DSG NRW");
+}
+
+#[test]
 fn norm_field_of_rii() {
     let t = norm_field_tokens("§ 32 Abs 1 BVerfGG, Art 38 Abs 1 S 2 GG", LawVocabulary::shipped());
     assert_eq!(t, vec!["§ 32 Abs. 1 BVerfGG", "Art. 38 Abs. 1 Satz 2 GG"]);
