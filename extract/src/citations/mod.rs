@@ -303,7 +303,11 @@ impl<'a> Sc<'a> {
             (b'E', 4) if w == "ECLI" => return self.ecli_at(i),
             _ => {}
         }
-        if let Some(j) = self.reporter_case_at(i) {
+        // Capitals in the word: two or more mark abbreviations (reporters, registers, law books).
+        let caps = w.bytes().filter(u8::is_ascii_uppercase).count();
+        if (caps >= 2 || matches!(w, "Buchholz" | "Slg" | "Rpfleger" | "Breith" | "Mitt" | "Slg."))
+            && let Some(j) = self.reporter_case_at(i)
+        {
             return Some(j);
         }
         // Cheap shape tests first: most capitalised words are nouns that start nothing.
@@ -313,7 +317,7 @@ impl<'a> Sc<'a> {
         if eu && let Some(j) = self.eu_case_at(i) {
             return Some(j);
         }
-        let fnum = n <= 6 && (n == 1 || case::roman_senate(w) || w.bytes().filter(u8::is_ascii_uppercase).count() >= 2);
+        let fnum = n <= 6 && (n == 1 || caps >= 2 || case::roman_senate(w));
         if fnum && let Some(j) = self.file_number_at(i) {
             return Some(j);
         }
@@ -336,7 +340,7 @@ impl<'a> Sc<'a> {
             let next_law_like = law_first
                 || self.t.get(i + 1).is_some_and(|t| t.kind == Kind::Word && t.end - t.start >= 8)
                     && law::law_like_word(self.s(i + 1), true);
-            if !law_first && !name_candidate(w) && !next_law_like {
+            if !law_first && caps < 2 && !name_candidate(w) && !next_law_like {
                 return None;
             }
             let book = self.v.book_at(self.text, self.t, i);
@@ -418,22 +422,19 @@ impl<'a> Sc<'a> {
 /// (`Fünftes Buch`).
 fn name_candidate(w: &str) -> bool {
     let b = w.as_bytes();
-    let mut caps = 0;
-    for &c in b {
-        if c.is_ascii_uppercase() {
-            caps += 1;
-            if caps >= 2 {
-                return true;
-            }
-        } else if c.is_ascii_digit() {
-            return true;
-        }
-    }
     if b.len() < 4 {
         return false;
     }
+    if b.iter().any(u8::is_ascii_digit) {
+        return true;
+    }
+    // Every ending below ends in one of these bytes (after an inflection ending is cut); most
+    // nouns are rejected here without stemming.
+    let last = b[b.len() - 1];
+    if !matches!(last, b'z' | b'h' | b'g' | b'n' | b'a' | b't' | b'e' | b's' | b'r' | b'm') {
+        return false;
+    }
     let s = vocab::stem(w);
-    // Every ending below ends in one of these bytes; most nouns are rejected here.
     if !matches!(s.as_bytes()[s.len() - 1], b'z' | b'h' | b'g' | b'n' | b'a' | b't') {
         return false;
     }
@@ -455,7 +456,7 @@ fn name_candidate(w: &str) -> bool {
         "Erst", "Zweit", "Dritt", "Viert", "Fünft", "Sechst", "Siebt", "Acht", "Neunt", "Zehnt", "Elft", "Zwölft",
         "Buch",
     ];
-    ENDS.iter().any(|e| s.ends_with(e)) || ORDINALS.contains(&s)
+    ENDS.iter().any(|e| s.ends_with(e)) || (s.len() <= 7 && ORDINALS.contains(&s))
 }
 
 /// Converts every byte offset in `out` to a code-point offset and fills `raw`: all offsets are
