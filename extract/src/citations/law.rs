@@ -150,12 +150,15 @@ pub(crate) fn law_like_word(w: &str, strict: bool) -> bool {
         return false;
     }
     let s = stem(w);
-    let law_end = s.ends_with("gesetz")
-        || s.ends_with("gesetzbuch")
-        || s.ends_with("verordnung")
-        || s.ends_with("verfassung")
-        || s.ends_with("konvention")
-        || (!strict && s.ends_with("ordnung"));
+    let sb = s.as_bytes();
+    let ends = |e: &str| sb.len() >= e.len() && &sb[sb.len() - e.len()..] == e.as_bytes();
+    let law_end = match sb[sb.len() - 1] {
+        b'z' => ends("gesetz"),
+        b'h' => ends("gesetzbuch"),
+        b'g' => ends("verordnung") || ends("verfassung") || (!strict && ends("ordnung")),
+        b'n' => ends("konvention"),
+        _ => false,
+    };
     // Words with such an ending that name no particular law.
     law_end
         && !matches!(

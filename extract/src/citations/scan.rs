@@ -34,6 +34,13 @@ pub struct Tok {
 /// Tokenizes `text` into `out` (cleared first; reuse the vector across documents).
 pub fn tokenize(text: &str, out: &mut Vec<Tok>) {
     out.clear();
+    // Offsets are stored as u32: a text over 4 GiB is scanned up to the last char boundary
+    // below 4 GiB, so every token range is valid (`Sc::s` relies on it).
+    let mut cut = text.len().min(u32::MAX as usize);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let text = &text[..cut];
     // About one token per five bytes of German text; one reservation instead of regrowth.
     out.reserve(text.len() / 4 + 4);
     let b = text.as_bytes();
@@ -41,8 +48,6 @@ pub fn tokenize(text: &str, out: &mut Vec<Tok>) {
     let mut i = 0usize;
     let mut gap_nl = false;
     let mut gap_sp = false;
-    // Offsets are stored as u32; a text over 4 GiB is cut off rather than mis-indexed.
-    let n = n.min(u32::MAX as usize);
     while i < n {
         let c = b[i];
         if c < 0x80 {
