@@ -53,9 +53,12 @@ def main():
     ref = os.path.join(a.shared, "data/reference")
     rows = {}  # form -> (canonical, kind); first writer wins by priority order below
 
+    # Land codes and other fragments that some source lists carry as if they were laws.
+    junk = re.compile(r"(NRW|NW|BY|BW|SH|Bln|BB|Bbg|LSA|MV|Nds|RP|SL|HH|HB|Hess|Bay|Sachs|Thür)\.?")
+
     def put(form, canon, kind, force=False):
         form = " ".join(form.split())
-        if not form or len(form) > 90 or "\t" in form:
+        if not form or len(form) > 90 or "\t" in form or junk.fullmatch(form):
             return
         if form in rows and not force:
             return

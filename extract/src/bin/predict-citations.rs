@@ -30,6 +30,9 @@ struct Args {
     /// Where to write the predictions (JSONL: `id`, `spans`).
     #[arg(long)]
     out: PathBuf,
+    /// Also write the full structured extraction of every text here (JSONL: `id`, `extraction`).
+    #[arg(long)]
+    extractions: Option<PathBuf>,
     /// Timing passes over all texts (the best is reported).
     #[arg(long, default_value_t = 5)]
     repeat: usize,
@@ -72,13 +75,23 @@ fn main() -> Result<()> {
     let cpu = cpu0.and_then(|a| thread_cpu_seconds().map(|b| (b - a) / args.repeat.max(1) as f64));
     let mut w =
         BufWriter::new(std::fs::File::create(&args.out).with_context(|| format!("create {}", args.out.display()))?);
+    let mut full = match &args.extractions {
+        Some(p) => Some(BufWriter::new(std::fs::File::create(p).with_context(|| format!("create {}", p.display()))?)),
+        None => None,
+    };
     for (id, text) in &docs {
         let ex = extract(text, vocab);
         let sp = spans(text, &ex, conv);
         let line = serde_json::json!({ "id": id, "spans": sp });
         writeln!(w, "{line}")?;
+        if let Some(f) = full.as_mut() {
+            writeln!(f, "{}", serde_json::json!({ "id": id, "extraction": ex }))?;
+        }
     }
     w.flush()?;
+    if let Some(mut f) = full {
+        f.flush()?;
+    }
     let cpu_figure = match cpu {
         Some(c) if c > 0.0 => format!("; CPU time {:.4} s/pass = {:.1} MB/s per core", c, bytes as f64 / c / 1e6),
         _ => String::new(),

@@ -688,8 +688,10 @@ impl<'a> Sc<'a> {
         if !self.is_word(k) && !self.is_num(k) {
             return BookAfter::None;
         }
-        // `Art. 100 BV` is the Bavarian constitution; `§ 3 BV` a Betriebsvereinbarung.
-        if self.is_word(k) && contract_lookalike(w) && !(unit_article && w == "BV") {
+        // `Art. 100 BV` is the Bavarian constitution; `§ 3 BV` a Betriebsvereinbarung; `Artikel
+        // 190 des Vertrages` in an EU judgment is the Treaty, not a contract.
+        let treaty = unit_article && (w == "BV" || stem(w).starts_with("Vertrag") || stem(w) == "Satzung");
+        if self.is_word(k) && contract_lookalike(w) && !treaty {
             let end = self.end_before(k + 1);
             return BookAfter::Refused(end, k + 1);
         }
@@ -730,8 +732,15 @@ impl<'a> Sc<'a> {
         // Unknown abbreviation (Land laws, foreign codes): `BbgHG`, `SächsPersVG`, `CPP`.
         if !article && self.abbrev_like(w) && !is_court_abbrev(w) && self.v.reporter_at(self.text, self.t, k).is_none()
         {
-            let end = self.year_after(self.land_after(k + 1));
-            return BookAfter::Book(self.book(w.to_string(), k, end, false), end);
+            // Hyphenated parts belong to it: `IHK-G`, `KAG-LSA`.
+            let mut e = k + 1;
+            while self.s(e) == "-" && self.adj(e) && self.is_word(e + 1) && self.adj(e + 1) && self.s(e + 1).len() <= 5
+            {
+                e += 2;
+            }
+            let name = self.slice(self.start_of(k), self.end_before(e)).to_string();
+            let end = self.year_after(self.land_after(e));
+            return BookAfter::Book(self.book(name, k, end, false), end);
         }
         BookAfter::None
     }
@@ -968,8 +977,10 @@ impl<'a> Sc<'a> {
             }
             carrier[k] = cur;
         }
-        let books: Vec<Option<Book>> = members.iter().map(|m| m.book.clone()).collect();
-        let mut chain_canon = String::new();
+        let mut chain_canon = String::with_capacity(members.len() * 24);
+        // Members are moved out one by one; the books are read from a parallel slice of refs.
+        let mut members = members;
+        let books: Vec<Option<Book>> = members.iter_mut().map(|m| m.book.take()).collect();
         for (k, m) in members.into_iter().enumerate() {
             let b = carrier[k].and_then(|c| books[c].as_ref());
             let inherited = carrier[k].is_some_and(|c| c != k);
