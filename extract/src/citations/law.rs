@@ -468,7 +468,8 @@ impl<'a> Sc<'a> {
             "lit" | "Buchst" | "Buchstabe" | "Buchstaben" => (b'l', dot(j)),
             "Alt" | "Alternative" | "Var" | "Variante" => (b't', dot(j)),
             "Halbs" | "Halbsatz" | "Hs" | "HS" | "Halbsätze" => (b'h', dot(j)),
-            "UAbs" | "Unterabs" | "Unterabsatz" => (b'u', dot(j)),
+            "UAbs" | "Unterabs" | "Unterabsatz" | "Spiegelstrich" | "Gedankenstrich" | "Doppelbuchst"
+            | "Doppelbuchstabe" => (b'u', dot(j)),
             _ => {
                 // Ordinal before the keyword: `2. Alt.`, `1. Halbsatz`.
                 if self.is_num(j) && self.s(j + 1) == "." && self.adj(j + 1) && self.same_line(j + 2) {
@@ -723,7 +724,18 @@ impl<'a> Sc<'a> {
                 break;
             }
         }
-        if e > k && law_like_word(self.slice(self.start_of(k), self.end_before(e)), false) {
+        // An adjective before it: `Berliner Straßengesetz`, `Hamburgisches Transparenzgesetz`.
+        let adj_first = e == k + 1
+            && w.chars().next().is_some_and(char::is_uppercase)
+            && (w.ends_with("er") || w.ends_with("es") || w.ends_with("en") || w.ends_with('e'))
+            && self.is_word(k + 1)
+            && self.same_line(k + 1)
+            && law_like_word(self.s(k + 1), false);
+        if adj_first {
+            e = k + 2;
+        }
+        let last = if adj_first { self.s(k + 1) } else { self.slice(self.start_of(k), self.end_before(e)) };
+        if e > k && law_like_word(last, false) {
             let canon = self.slice(self.start_of(k), self.end_before(e)).to_string();
             let mut end = self.year_after(e);
             end = self.date_after_title(end);
@@ -768,6 +780,7 @@ impl<'a> Sc<'a> {
                 || w.ends_with("VO")
                 || w.ends_with('V')
                 || w.ends_with("GB")
+                || w.ends_with("Verf")
                 || caps == n)
     }
 

@@ -25,7 +25,9 @@ pub struct Tok {
     pub start: u32,
     pub end: u32,
     pub kind: Kind,
-    /// A newline lies between the previous token and this one.
+    /// A paragraph break lies between the previous token and this one: an empty line, or a line
+    /// that holds only a number (a Randnummer). A single line break (PDF text wraps lines
+    /// anywhere) does not stop a citation.
     pub gap_nl: bool,
     /// Any whitespace lies between the previous token and this one.
     pub gap_sp: bool,
@@ -48,6 +50,8 @@ pub fn tokenize(text: &str, out: &mut Vec<Tok>) {
     let mut i = 0usize;
     let mut gap_nl = false;
     let mut gap_sp = false;
+    // Newlines seen in the current gap.
+    let mut nls = 0u8;
     while i < n {
         let c = b[i];
         if c < 0x80 {
@@ -58,7 +62,10 @@ pub fn tokenize(text: &str, out: &mut Vec<Tok>) {
             }
             if c == b'\n' {
                 gap_sp = true;
-                gap_nl = true;
+                nls = nls.saturating_add(1);
+                if nls >= 2 {
+                    gap_nl = true;
+                }
                 i += 1;
                 continue;
             }
@@ -78,6 +85,7 @@ pub fn tokenize(text: &str, out: &mut Vec<Tok>) {
             out.push(Tok { start: start as u32, end: i as u32, kind, gap_nl, gap_sp });
             gap_nl = false;
             gap_sp = false;
+            nls = 0;
             continue;
         }
         // Non-ASCII: decode one char (text is valid UTF-8, so `i` is on a char boundary).
@@ -105,6 +113,30 @@ pub fn tokenize(text: &str, out: &mut Vec<Tok>) {
         out.push(Tok { start: start as u32, end: i as u32, kind, gap_nl, gap_sp });
         gap_nl = false;
         gap_sp = false;
+        nls = 0;
+    }
+    mark_number_lines(text, out);
+}
+
+/// A line that holds only a number (a Randnummer, `\n5\n`) separates paragraphs like an
+/// empty line: its token and the token after it get `gap_nl`.
+fn mark_number_lines(text: &str, toks: &mut [Tok]) {
+    let b = text.as_bytes();
+    let nl_before = |t: &Tok| {
+        t.gap_sp && b[..t.start as usize].iter().rev().take_while(|c| c.is_ascii_whitespace()).any(|&c| c == b'\n')
+    };
+    for k in 0..toks.len() {
+        if toks[k].kind != Kind::Num || !nl_before(&toks[k]) {
+            continue;
+        }
+        let end = toks[k].end as usize;
+        let line_ends = b[end..].iter().take_while(|c| c.is_ascii_whitespace()).any(|&c| c == b'\n') || end == b.len();
+        if line_ends {
+            toks[k].gap_nl = true;
+            if let Some(next) = toks.get_mut(k + 1) {
+                next.gap_nl = true;
+            }
+        }
     }
 }
 

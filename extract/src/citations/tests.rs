@@ -418,9 +418,14 @@ fn offsets_are_code_points_with_emoji_combining_and_crlf() {
 }
 
 #[test]
-fn citations_do_not_run_across_lines() {
-    let e = ex("nach § 5\nBGB ist");
+fn citations_do_not_run_across_paragraphs_but_across_wrapped_lines() {
+    // An empty line or a Randnummer line ends a paragraph; a citation never runs across.
+    let e = ex("nach § 5\n\nBGB ist");
     assert!(e.laws.iter().all(|l| l.book.is_none()), "{:?}", e.laws);
+    let e = ex("nach § 5\n12\nBGB ist");
+    assert!(e.laws.iter().all(|l| l.book.is_none()), "{:?}", e.laws);
+    // PDF text wraps lines inside sentences.
+    assert_eq!(one_law("gemäß § 80 Abs. 2 Nr.\n4 VwGO die").canonical, "§ 80 Abs. 2 Nr. 4 VwGO");
 }
 
 // ---- conventions -------------------------------------------------------------------------
