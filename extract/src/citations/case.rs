@@ -1026,6 +1026,10 @@ impl<'a> Sc<'a> {
                 j += 1;
             }
         }
+        // `Buchholz 404 IFG Nr. 19`: the law of the section without a `§`.
+        if self.is_word(j) && self.abbrev_like(self.s(j)) && self.abbr(j + 1, "Nr", true).is_some() {
+            j += 1;
+        }
         if self.kind(j) == Some(Kind::Para) && self.same_line(j) {
             let ps = self.start_of(j);
             let mut k = j + 1;

@@ -493,9 +493,36 @@ fn name_candidate(w: &str) -> bool {
     }
 }
 
+/// Collapses line breaks and runs of spaces in a structured field (`VG\nHamburg` → `VG Hamburg`);
+/// `raw` keeps the text as written.
+fn collapse(s: &mut String) {
+    if s.bytes().any(|c| c == b'\n' || c == b'\r' || c == b'\t') || s.contains("  ") {
+        *s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    }
+}
+
 /// Converts every byte offset in `out` to a code-point offset and fills `raw`: all offsets are
 /// gathered, sorted and converted in one forward pass over the text.
 fn to_code_points(text: &str, out: &mut Extraction) {
+    for c in &mut out.cases {
+        for f in [&mut c.court, &mut c.file_number, &mut c.volume, &mut c.page].into_iter().flatten() {
+            collapse(f);
+        }
+        collapse(&mut c.canonical);
+    }
+    for l in &mut out.laws {
+        if let Some(b) = &mut l.book {
+            collapse(b);
+        }
+        collapse(&mut l.canonical);
+        l.parents.iter_mut().for_each(collapse);
+    }
+    for c in &mut out.chains {
+        collapse(&mut c.canonical);
+    }
+    for n in &mut out.law_names {
+        collapse(&mut n.book);
+    }
     let raw = |a: usize, b: usize| text.get(a..b).unwrap_or("").to_string();
     for l in &mut out.laws {
         l.raw = raw(l.start, l.end);

@@ -321,6 +321,18 @@ fn dated_citation_fields() {
 }
 
 #[test]
+fn structured_fields_have_no_line_breaks() {
+    let c = one_case("(VG\nHamburg, Urt. v. 20.6.2005, 3 K\n4480/03, n. v.)");
+    assert_eq!(c.court.as_deref(), Some("VG Hamburg"));
+    assert_eq!(c.file_number.as_deref(), Some("3 K 4480/03"));
+    assert_eq!(c.raw, "VG\nHamburg, Urt. v. 20.6.2005, 3 K\n4480/03");
+    let e = ex("- 7 C 3.15 - Buchholz 404 IFG Nr. 19 Rn. 11");
+    assert_eq!(e.cases.len(), 2);
+    assert_eq!(e.cases[0].kind, CaseKind::FileNumber);
+    assert_eq!(e.cases[1].raw, "Buchholz 404 IFG Nr. 19");
+}
+
+#[test]
 fn file_numbers_of_the_courts() {
     for (text, number) in [
         ("BVerwG, Urteil vom 1. 2. 2020 - 6 C 1.20 -", "6 C 1.20"),
