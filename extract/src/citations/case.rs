@@ -822,7 +822,9 @@ impl<'a> Sc<'a> {
                         _ => false,
                     }
             }
-            Some(Kind::Word) => self.s(i + 1).len() <= 3 && matches!(self.s(i + 1), "I" | "II" | "III" | "Int" | "n"),
+            Some(Kind::Word) => {
+                self.s(i + 1).len() <= 3 && matches!(self.s(i + 1), "I" | "II" | "III" | "Int" | "n" | "Nr")
+            }
             _ => false,
         };
         if !next_ok {
@@ -833,6 +835,10 @@ impl<'a> Sc<'a> {
         let mut j = r.end_tok;
         if abbrev == "Slg" && self.s(j) == "." {
             j += 1;
+        }
+        // `AP Nr 1 zu § 74a HGB` starts with its number; the others with a volume.
+        if abbrev == "AP" && self.abbr(j, "Nr", true).is_some_and(|k| self.is_num(k)) {
+            return self.loose_leaf(i, j, abbrev);
         }
         if !self.is_num(j) || !self.same_line(j) {
             return None;

@@ -567,6 +567,15 @@ impl<'a> Sc<'a> {
                     {
                         n = nn
                     }
+                    // `Nr. 3 a) und b)`: lettered items.
+                    _ if self.is_word(n + 1)
+                        && self.s(n + 1).len() == 1
+                        && self.s(n + 2) == ")"
+                        && self.adj(n + 2)
+                        && self.s(n + 1).as_bytes()[0].is_ascii_lowercase() =>
+                    {
+                        n += 3
+                    }
                     _ => break,
                 }
             }
@@ -714,6 +723,25 @@ impl<'a> Sc<'a> {
                     end = self.date_after_title(end);
                 }
                 return BookAfter::Book(self.book(b.canonical.to_string(), k, end, true), end);
+            }
+        }
+        // `des Gesetzes über die Rechtsverhältnisse der Steuerberater … (StBerG)`: a long title
+        // the vocabulary lacks, named by the abbreviation in parentheses at its end.
+        if article && matches!(stem(w), "Gesetz" | "Verordnung" | "Abkommen" | "Übereinkomm" | "Vertrag") {
+            let mut e = k + 1;
+            while e < k + 25 && e < self.t.len() && self.same_line(e) && !matches!(self.s(e), "(" | ";" | "." | ",") {
+                e += 1;
+            }
+            if self.s(e) == "(" && self.is_word(e + 1) && self.s(e + 2) == ")" {
+                let abbr = self.s(e + 1);
+                let canon = match self.v.book_at(self.text, self.t, e + 1) {
+                    Some(b) if b.end_tok == e + 2 => Some((b.canonical.to_string(), true)),
+                    _ if self.abbrev_like(abbr) => Some((abbr.to_string(), false)),
+                    _ => None,
+                };
+                if let Some((canon, known)) = canon {
+                    return BookAfter::Book(self.book(canon, k, e + 3, known), e + 3);
+                }
             }
         }
         // Unknown spelled-out law (`Sozialversicherungs-Rechengrößenverordnung 1996`).

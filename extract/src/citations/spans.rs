@@ -48,6 +48,11 @@ pub fn spans(text: &str, ex: &Extraction, conv: Convention) -> Vec<Span> {
                     || (l.unit == LawUnit::Article && starts_with_art(text, l.start));
                 if l.book_inherited && sign {
                     law(l.start, l.head_end, &mut out);
+                } else if l.following.is_some() && !sign && l.book_raw.as_deref().is_some_and(|b| l.raw.starts_with(b))
+                {
+                    // Law-first with `ff` last: refex's gold leaves it out (`[HGB §§ 74] ff`).
+                    let cut = l.raw.trim_end_matches('.').trim_end_matches('f').trim_end();
+                    law(l.start, l.start + cut.chars().count(), &mut out);
                 } else {
                     law(l.start, l.end, &mut out);
                 }
@@ -305,6 +310,10 @@ fn case_name(c: &[char], e: usize, next: usize) -> usize {
         j += 1;
     }
     if j >= s + 90 {
+        return e;
+    }
+    // `- zu Art. 2 Abs. 2 GG` names a norm, not the case.
+    if c[s..j].iter().any(|&x| x == '§') || c[s..j].windows(3).any(|w| w == ['A', 'r', 't']) {
         return e;
     }
     // Do not swallow `, BAGE 108, 55`: stop before the comma that precedes the next citation.

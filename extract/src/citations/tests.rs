@@ -282,6 +282,28 @@ fn plural_list_goes_on_after_a_book() {
 }
 
 #[test]
+fn readme_forms_in_refex_convention() {
+    let t = |text: &str| -> Vec<String> { span_texts(text, Convention::Refex).into_iter().map(|(t, _)| t).collect() };
+    assert_eq!(t("§ 543 Abs. 2 Satz 1 Nr. 3 a) und b) BGB"), vec!["§ 543 Abs. 2 Satz 1 Nr. 3 a) und b) BGB"]);
+    assert_eq!(
+        t("§ 1 Abs. 2 des Gesetzes über die Rechtsverhältnisse der Steuerberater und Steuerbevollmächtigten (StBerG)"),
+        vec![
+            "§ 1 Abs. 2 des Gesetzes über die Rechtsverhältnisse der Steuerberater und Steuerbevollmächtigten (StBerG)"
+        ]
+    );
+    assert_eq!(t("HGB §§ 74 ff"), vec!["HGB §§ 74"]);
+    assert!(t("AP Nr 1 zu § 74a HGB").is_empty());
+    assert!(t("Jansen FGG 2.Aufl. § 5").is_empty());
+    assert_eq!(t("BAG 1956-12-12 2 AZR 11/56 = BAGE 3, 321"), vec!["BAG 1956-12-12 2 AZR 11/56", "BAGE 3, 321"]);
+    assert_eq!(t("OLG Hamm RNotZ 2001, 242"), vec!["OLG Hamm RNotZ 2001, 242"]);
+    assert_eq!(t("Art. 17 Abs. 2 der Sechsten Richtlinie 77/388/EWG"), vec!["Richtlinie 77/388/EWG"]);
+    assert_eq!(t("BVerfGE 35, 263 (271 f.)"), vec!["BVerfGE 35, 263 (271"]);
+    let e = ex("AP Nr 1 zu § 74a HGB");
+    assert!(e.laws.is_empty());
+    assert_eq!(e.refused[0].reason, RefusalReason::InsideReporter);
+}
+
+#[test]
 fn norm_field_of_rii() {
     let t = norm_field_tokens("§ 32 Abs 1 BVerfGG, Art 38 Abs 1 S 2 GG", LawVocabulary::shipped());
     assert_eq!(t, vec!["§ 32 Abs. 1 BVerfGG", "Art. 38 Abs. 1 Satz 2 GG"]);
