@@ -329,7 +329,7 @@ impl<'a> Sc<'a> {
         }
         // Cheap shape tests first: most capitalised words are nouns that start nothing.
         let eu = (n == 1 && matches!(first, b'C' | b'T' | b'F'))
-            || (n == 2 && w == "Nr" || n == 2 && w == "No")
+            || (n == 2 && (w == "Nr" || w == "No"))
             || (n >= 10 && (w.starts_with("Beschwerde") || w.starts_with("Individual")));
         if eu && let Some(j) = self.eu_case_at(i) {
             return Some(j);

@@ -313,7 +313,7 @@ fn case_name(c: &[char], e: usize, next: usize) -> usize {
         return e;
     }
     // `- zu Art. 2 Abs. 2 GG` names a norm, not the case.
-    if c[s..j].iter().any(|&x| x == '§') || c[s..j].windows(3).any(|w| w == ['A', 'r', 't']) {
+    if c[s..j].contains(&'§') || c[s..j].windows(3).any(|w| w == ['A', 'r', 't']) {
         return e;
     }
     // Do not swallow `, BAGE 108, 55`: stop before the comma that precedes the next citation.
