@@ -991,11 +991,36 @@ impl<'a> Sc<'a> {
                 (name.to_string(), e, false)
             }
         };
-        let mut end = self.year_after(end);
+        let mut end = self.year_after(self.land_after(end));
         let (_, e2) = self.version_at(end);
         end = e2;
+        let mut start = i;
+        let mut canon = canon;
+        let mut known = known;
+        if i > self.done && self.is_word(i - 1) && self.same_line(i) {
+            let p = self.s(i - 1);
+            // An adjective that belongs to the title (`Allgemeinen Gleichbehandlungsgesetzes`,
+            // `Europäischen Menschenrechtskonvention`); looked up only here, for found names.
+            if let Some(b) = self.v.book_at(self.text, self.t, i - 1)
+                && b.end_tok > i
+                && b.kind == FormKind::Title
+            {
+                start = i - 1;
+                end = end.max(b.end_tok);
+                canon = b.canonical.to_string();
+                known = true;
+            } else if p.as_bytes()[0].is_ascii_lowercase()
+                && ["ischen", "ischem", "isches", "ischer", "ische"].iter().any(|e| p.ends_with(e))
+            {
+                // A foreign law (`tunesischen Strafgesetzbuch`, `belgischen Ausländergesetz`) is
+                // not the German law of that name: its book is the name as written.
+                start = i - 1;
+                canon = self.slice(self.start_of(start), self.end_before(end)).to_string();
+                known = false;
+            }
+        }
         self.out.law_names.push(LawName {
-            start: self.start_of(i),
+            start: self.start_of(start),
             end: self.end_before(end),
             raw: String::new(),
             book: canon,

@@ -334,7 +334,7 @@ impl<'a> Sc<'a> {
         if eu && let Some(j) = self.eu_case_at(i) {
             return Some(j);
         }
-        let fnum = n <= 6 && (n == 1 || caps >= 2 || case::roman_senate(w));
+        let fnum = n <= 6 && (n == 1 || caps >= 2 || (matches!(first, b'I' | b'V' | b'X') && case::roman_senate(w)));
         if fnum && let Some(j) = self.file_number_at(i) {
             return Some(j);
         }
@@ -342,6 +342,7 @@ impl<'a> Sc<'a> {
             // One vocabulary lookup serves both the law-first form and a bare law name; most
             // capitalised words are neither, and cheap byte tests skip the lookup for them.
             if matches!(first, b'R' | b'V')
+                && matches!(n, 2 | 10 | 11 | 12 | 15)
                 && let Some(j) = self.eu_act_name_at(i)
             {
                 return Some(j);
@@ -355,10 +356,7 @@ impl<'a> Sc<'a> {
             };
             // A book before `§` is an abbreviation (`HGB § 59`, `SGB V § 5`); one capital → one token.
             let law_first = unit_next(i + 1) || (caps >= 2 && (unit_next(i + 2) || unit_next(i + 3)));
-            let next_law_like = law_first
-                || self.t.get(i + 1).is_some_and(|t| t.kind == Kind::Word && t.end - t.start >= 8)
-                    && law::law_like_word(self.s(i + 1), true);
-            if !law_first && caps < 2 && !name_candidate(w) && !next_law_like {
+            if !law_first && caps < 2 && !name_candidate(w) {
                 return None;
             }
             let book = self.v.book_at(self.text, self.t, i);

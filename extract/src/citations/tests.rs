@@ -208,6 +208,18 @@ fn spelled_out_law_names() {
 }
 
 #[test]
+fn adjectives_of_law_names() {
+    let e = ex("im Sinne des Allgemeinen Gleichbehandlungsgesetzes als");
+    assert_eq!(e.law_names.len(), 1);
+    assert_eq!(e.law_names[0].raw, "Allgemeinen Gleichbehandlungsgesetzes");
+    assert_eq!(e.law_names[0].book, "AGG");
+    let e = ex("Auch wenn im tunesischen Strafgesetzbuch die Todesstrafe vorgesehen sei");
+    assert_eq!(e.law_names[0].raw, "tunesischen Strafgesetzbuch");
+    let e = ex("nach der Europäischen Menschenrechtskonvention");
+    assert_eq!(e.law_names[0].book, "EMRK");
+}
+
+#[test]
 fn aliases_map_to_the_current_book() {
     assert_eq!(one_law("§ 26a AsylVfG").book.as_deref(), Some("AsylG"));
     assert_eq!(one_law("Art. 6 MRK").book.as_deref(), Some("EMRK"));
