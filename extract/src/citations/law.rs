@@ -809,6 +809,7 @@ impl<'a> Sc<'a> {
                 || w.ends_with('V')
                 || w.ends_with("GB")
                 || w.ends_with("Verf")
+                || w.ends_with("RL")
                 || caps == n)
     }
 
@@ -972,11 +973,24 @@ impl<'a> Sc<'a> {
             }
             None if self.abbrev_like(w)
                 && w.chars().any(|c| c.is_lowercase())
-                && (w.ends_with('G') || w.ends_with("VO"))
+                && (w.ends_with('G') || w.ends_with("VO") || w.ends_with("RL"))
                 && w.len() >= 4 =>
             {
-                // An unknown law abbreviation (`BilMoG`, `StVereinfG`): mixed case, ends like one.
+                // An unknown law abbreviation (`BilMoG`, `StVereinfG`, `MwStSystRL`): mixed
+                // case, ends like one.
                 (w.to_string(), i + 1, false)
+            }
+            None if w.len() >= 2
+                && w.bytes().all(|c| c.is_ascii_uppercase())
+                && self.s(i + 1) == "-"
+                && self.adj(i + 1)
+                && self.is_word(i + 2)
+                && self.adj(i + 2)
+                && self.abbrev_like(self.s(i + 2))
+                && self.s(i + 2).ends_with('G') =>
+            {
+                // `GKV-WSG`, `GKV-VStG`: an amending act named by its programme.
+                (self.slice(self.start_of(i), self.end_before(i + 3)).to_string(), i + 3, false)
             }
             None => {
                 // Compound law names the vocabulary lacks (hyphenated parts joined).
@@ -1009,15 +1023,26 @@ impl<'a> Sc<'a> {
                 end = end.max(b.end_tok);
                 canon = b.canonical.to_string();
                 known = true;
-            } else if p.as_bytes()[0].is_ascii_lowercase()
-                && ["ischen", "ischem", "isches", "ischer", "ische"].iter().any(|e| p.ends_with(e))
-            {
-                // A foreign law (`tunesischen Strafgesetzbuch`, `belgischen Ausländergesetz`) is
-                // not the German law of that name: its book is the name as written.
+            } else if ["ischen", "ischem", "isches", "ischer", "ische"].iter().any(|e| p.ends_with(e)) {
+                // A foreign or Land law (`tunesischen Strafgesetzbuch`, `Sächsischen
+                // Reisekostengesetz`) is not the federal law of that name: its book is the name
+                // as written.
                 start = i - 1;
                 canon = self.slice(self.start_of(start), self.end_before(end)).to_string();
                 known = false;
             }
+        }
+        // `Teilzeit- und Befristungsgesetzes`: a coordinated first part.
+        if start == i
+            && i >= self.done + 3
+            && self.s(i - 1) == "und"
+            && self.s(i - 2) == "-"
+            && self.adj(i - 2)
+            && self.is_word(i - 3)
+            && self.s(i - 3).chars().next().is_some_and(char::is_uppercase)
+        {
+            start = i - 3;
+            canon = self.slice(self.start_of(start), self.end_before(end)).to_string();
         }
         self.out.law_names.push(LawName {
             start: self.start_of(start),
