@@ -289,6 +289,71 @@ fn unmatched(raw: &str, ty: Option<&str>, branch: &str, level: Option<u8>, land:
     }
 }
 
+/// Abbreviated Land and place names in citations (`OVG NRW`, `OVG Rh.-Pf.`, `VGH Bad.-Württ.`).
+const PLACE_ABBREVIATIONS: &[(&str, &str)] = &[
+    ("nrw", "nordrhein-westfalen"),
+    ("nw", "nordrhein-westfalen"),
+    ("nordrheinwestfalen", "nordrhein-westfalen"),
+    ("nordrhein-westphalen", "nordrhein-westfalen"),
+    ("rh-pf", "rheinland-pfalz"),
+    ("rp", "rheinland-pfalz"),
+    ("rlp", "rheinland-pfalz"),
+    ("bad-wuertt", "baden-wuerttemberg"),
+    ("bw", "baden-wuerttemberg"),
+    ("ba-wue", "baden-wuerttemberg"),
+    ("schl-h", "schleswig-holstein"),
+    ("sh", "schleswig-holstein"),
+    ("berlinbrandenburg", "berlin-brandenburg"),
+    ("bln-bbg", "berlin-brandenburg"),
+    ("bb", "berlin-brandenburg"),
+    ("lsa", "sachsen-anhalt"),
+    ("m-v", "mecklenburg-vorpommern"),
+    ("mv", "mecklenburg-vorpommern"),
+    ("nds", "niedersachsen"),
+    ("hess", "hessen"),
+    ("bay", "bayern"),
+    ("sachs", "sachsen"),
+    ("thuer", "thueringen"),
+    ("hbg", "hamburg"),
+    ("hh", "hamburg"),
+    ("brem", "bremen"),
+    ("saarl", "saarland"),
+];
+
+/// Whether a court as a citation prints it (`OVG NRW`, `VG`, `VGH Baden-Württemberg`,
+/// `BVerwG`, `Bundesverwaltungsgericht`) can be `held`. None when the citation names no
+/// court type we know (then it says nothing about the court). A bare type (`VG`) fits every
+/// court of that type; each place word must appear in the held court's name, seat or Land.
+pub fn cited_court_fits(cited: &str, held: &Court) -> Option<bool> {
+    let table = CourtTable::shipped();
+    if let Some(c) = table.canonical(cited).filter(|c| c.in_reference_table) {
+        return Some(c.name == held.name);
+    }
+    // Dots and hyphens of abbreviations folded: `Rh.-Pf.` → `rh-pf`.
+    let folded = fold(&cited.replace('.', ""));
+    let mut words = folded.split(' ').filter(|w| !w.is_empty());
+    let first = words.next()?;
+    let ty =
+        TYPE_WORDS.iter().find(|(word, abbr, ..)| fold(abbr) == first || *word == first).map(|(_, abbr, ..)| *abbr)?;
+    if held.court_type.as_deref() != Some(ty) {
+        return Some(false);
+    }
+    let land_name = held.land.as_deref().and_then(|l| LAND_CODES.iter().find(|(_, c)| *c == l).map(|(n, _)| *n));
+    let held_text = format!(
+        "{} {} {}",
+        tokens(&fold(&held.name)).join(" "),
+        held.city.as_deref().map(fold).unwrap_or_default(),
+        land_name.unwrap_or("")
+    );
+    let held_words: Vec<&str> = held_text.split(' ').filter(|w| !w.is_empty()).collect();
+    let fits = words.filter(|w| !STOP_WORDS.contains(w)).all(|w| {
+        let w = PLACE_ABBREVIATIONS.iter().find(|(a, _)| *a == w).map(|(_, full)| *full).unwrap_or(w);
+        let w = LAND_WORDS.iter().find(|(a, _)| *a == w).map(|(_, l)| *l).unwrap_or(w);
+        held_words.iter().any(|h| *h == w || (w.len() >= 4 && h.starts_with(w)) || h.split('-').any(|p| p == w))
+    });
+    Some(fits)
+}
+
 /// The branch an OLDP `court.jurisdiction` names, for courts the table cannot place.
 pub fn branch_of_jurisdiction(j: &str) -> Option<&'static str> {
     let f = fold(j);
@@ -338,6 +403,32 @@ mod tests {
         assert_eq!((c.branch.as_str(), c.level, c.land.as_deref()), ("verwaltung", Some(2), Some("DE-BE")));
         assert_eq!(CourtTable::shipped().canonical("unbekannt (VG)"), None);
         assert_eq!(CourtTable::shipped().canonical("  "), None);
+    }
+
+    #[test]
+    fn cited_courts_fit_the_courts_they_can_be() {
+        let t = CourtTable::shipped();
+        let c = |n: &str| t.canonical(n).unwrap();
+        let ovg_nrw = c("Oberverwaltungsgericht Nordrhein-Westfalen");
+        for cited in [
+            "OVG NRW",
+            "OVG NW",
+            "OVG",
+            "OVG Nordrhein-Westfalen",
+            "OVGNRW",
+            "Oberverwaltungsgericht Nordrhein-Westfalen",
+        ] {
+            assert_eq!(cited_court_fits(cited, &ovg_nrw), Some(true), "{cited}");
+        }
+        for cited in ["OVG Rh.-Pf.", "VG", "BVerwG", "OVG Berlin-Brandenburg"] {
+            assert_eq!(cited_court_fits(cited, &ovg_nrw), Some(false), "{cited}");
+        }
+        assert_eq!(cited_court_fits("OVG Rh.-Pf.", &c("Oberverwaltungsgericht Rheinland-Pfalz")), Some(true));
+        assert_eq!(cited_court_fits("VGH Bad.-Württ.", &c("Verwaltungsgerichtshof Baden-Württemberg")), Some(true));
+        assert_eq!(cited_court_fits("VG Frankfurt", &c("Verwaltungsgericht Frankfurt am Main")), Some(true));
+        assert_eq!(cited_court_fits("VG Neustadt", &c("Verwaltungsgericht Neustadt an der Weinstraße")), Some(true));
+        assert_eq!(cited_court_fits("VG Berlin", &c("Verwaltungsgericht Potsdam")), Some(false));
+        assert_eq!(cited_court_fits("Senat", &ovg_nrw), None);
     }
 
     #[test]

@@ -13,6 +13,7 @@ use tantivy::TantivyDocument;
 
 use crate::decisions_index::{DecisionFields, passages};
 use crate::store::file_number_norm;
+use resolve::case_law::{self, DecisionCitations};
 
 #[derive(Debug, Default, Clone)]
 pub struct DecisionCounts {
@@ -21,6 +22,8 @@ pub struct DecisionCounts {
     pub courts_held: u64,
     pub records_read: u64,
     pub records_failed: u64,
+    pub citations: u64,
+    pub edges: u64,
 }
 
 /// `YYYY-MM-DD` → `YYYYMMDD` as a number, when it is a date at all.
@@ -50,6 +53,9 @@ pub fn court_keys(c: &Court) -> Vec<String> {
     keys
 }
 
+/// Per held court: the court, its decision count, earliest and latest date.
+type Holdings = BTreeMap<String, (Court, u64, Option<String>, Option<String>)>;
+
 pub fn write(
     data_dir: &Path,
     conn: &Connection,
@@ -63,7 +69,7 @@ pub fn write(
     };
     counts.records_read = manifest.records_read as u64;
     counts.records_failed = manifest.failed.len() as u64;
-    let mut held: BTreeMap<String, (Court, u64, Option<String>, Option<String>)> = BTreeMap::new();
+    let mut held: Holdings = BTreeMap::new();
     let mut ins_dec = conn.prepare(
         "INSERT INTO decisions (id, ext_id, court_id, court_name_raw, chamber, date, date_raw, date_confidence, ecli,
             ecli_date_agrees, document_type, document_type_raw, title, file_numbers, norms_raw, source_format, flags,
@@ -73,9 +79,17 @@ pub fn write(
     let mut ins_fn =
         conn.prepare("INSERT INTO decision_file_numbers (fn_norm, file_number, decision_id) VALUES (?1, ?2, ?3)")?;
     let mut court_of: Vec<(i64, String)> = Vec::new();
+    // Citations of the same run, one per decision in the same order (resolve writes them so).
+    let citations: Vec<DecisionCitations> = match case_law::read_citations(data_dir) {
+        Ok(it) => it.collect::<Result<_>>()?,
+        Err(_) => Vec::new(),
+    };
+    let ext_to_id: BTreeMap<String, i64> =
+        citations.iter().enumerate().map(|(i, c)| (c.id.clone(), i as i64 + 1)).collect();
     for (i, rec) in decision_stage::read_records(data_dir)?.enumerate() {
         let rec: DecisionRecord = rec?;
         let id = i as i64 + 1;
+        let cites = citations.get(i).filter(|c| c.id == rec.id);
         let m = &rec.doc.meta;
         let text_chars = rec.doc.text.chars().count();
         ins_dec.execute(params![
@@ -118,7 +132,11 @@ pub fn write(
             }
             court_of.push((id, c.name.clone()));
         }
-        counts.passages += index_passages(writer, f, id as u64, &rec)?;
+        if let Some(c) = cites {
+            write_citations(conn, id, c, &ext_to_id)?;
+            counts.citations += (c.laws.len() + c.cases.len()) as u64;
+        }
+        counts.passages += index_passages(writer, f, id as u64, &rec, cites)?;
         counts.decisions += 1;
     }
     drop(ins_dec);
@@ -129,6 +147,7 @@ pub fn write(
         upd.execute(params![ids.get(&name), dec])?;
     }
     counts.courts_held = held.len() as u64;
+    counts.edges = write_edges(conn)?;
     Ok(counts)
 }
 
@@ -136,7 +155,7 @@ pub fn write(
 /// (count, earliest, latest) are measured from the decisions written.
 fn write_courts(
     conn: &Connection,
-    held: &BTreeMap<String, (Court, u64, Option<String>, Option<String>)>,
+    held: &Holdings,
 ) -> Result<BTreeMap<String, i64>> {
     let mut all: BTreeMap<String, Court> = BTreeMap::new();
     for c in CourtTable::shipped().rows() {
@@ -174,11 +193,138 @@ fn write_courts(
     Ok(ids)
 }
 
+/// Whether a cited § / Artikel (and Absatz) exists in the current text of the law it names.
+fn bind_law(
+    conn: &Connection,
+    book: Option<&str>,
+    section: &str,
+    absatz: Option<&str>,
+) -> Result<(Option<i64>, &'static str)> {
+    let Some(book) = book else { return Ok((None, "book_not_named")) };
+    let norm = resolve::book_codes::normalise_book_code(book);
+    let mut st = conn.prepare_cached(
+        "SELECT DISTINCT law_id FROM book_codes WHERE code_norm = ?1 AND tier = (SELECT MIN(tier) FROM book_codes WHERE code_norm = ?1)",
+    )?;
+    let laws: Vec<i64> = st.query_map(params![norm], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+    let law = match laws.as_slice() {
+        [] => return Ok((None, "statute_unknown")),
+        [one] => *one,
+        _ => return Ok((None, "book_ambiguous")),
+    };
+    let key = extract::law::section_key(section);
+    let mut st = conn.prepare_cached("SELECT absaetze FROM sections WHERE law_id = ?1 AND key = ?2")?;
+    let rows: Vec<String> = st.query_map(params![law, key], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+    if rows.is_empty() {
+        return Ok((Some(law), "section_absent_in_current_text"));
+    }
+    if let Some(a) = absatz {
+        let has = rows.iter().any(|j| {
+            serde_json::from_str::<Vec<extract::law::Absatz>>(j)
+                .map(|abs| abs.iter().any(|x| x.number == a))
+                .unwrap_or(false)
+        });
+        // A § printed without numbered Absätze cannot be checked; only a numbered list that
+        // lacks the Absatz is a finding.
+        let numbered = rows.iter().any(|j| j.len() > 2);
+        if numbered && !has {
+            return Ok((Some(law), "absatz_absent_in_current_text"));
+        }
+    }
+    Ok((Some(law), "bound"))
+}
+
+fn write_citations(conn: &Connection, id: i64, c: &DecisionCitations, ext_to_id: &BTreeMap<String, i64>) -> Result<()> {
+    let mut ins = conn.prepare_cached(
+        "INSERT INTO decision_citations (decision_id, kind, start, end, raw, canonical, parents, book, section, absatz,
+            chain, law_id, law_status, case_kind, court, court_raw, date, file_number, status, target_id, candidates,
+            withheld, role, note)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
+    )?;
+    for l in &c.laws {
+        let (law_id, status) = bind_law(conn, l.book.as_deref(), &l.section, l.absatz.as_deref())?;
+        ins.execute(params![
+            id,
+            "law",
+            l.start as i64,
+            l.end as i64,
+            l.raw,
+            l.canonical,
+            serde_json::to_string(&l.parents)?,
+            l.book,
+            l.section,
+            l.absatz,
+            l.chain,
+            law_id,
+            status,
+            None::<String>,
+            None::<String>,
+            None::<String>,
+            None::<String>,
+            None::<String>,
+            None::<String>,
+            None::<i64>,
+            None::<String>,
+            None::<String>,
+            None::<String>,
+            None::<String>
+        ])?;
+    }
+    for k in &c.cases {
+        let target = k.target.as_ref().and_then(|t| ext_to_id.get(t));
+        ins.execute(params![
+            id,
+            "case",
+            k.start as i64,
+            k.end as i64,
+            k.raw,
+            k.canonical,
+            None::<String>,
+            None::<String>,
+            None::<String>,
+            None::<String>,
+            None::<String>,
+            None::<i64>,
+            None::<String>,
+            k.kind,
+            k.court,
+            k.court_raw,
+            k.date,
+            k.file_number,
+            k.status,
+            target,
+            serde_json::to_string(&k.candidates)?,
+            k.withheld,
+            k.role,
+            k.note
+        ])?;
+    }
+    let mut ins_norm =
+        conn.prepare_cached("INSERT INTO decision_norms (decision_id, norm, from_norm_field) VALUES (?1, ?2, ?3)")?;
+    for n in &c.norms {
+        ins_norm.execute(params![id, n, c.norms_from_norm_field.contains(n)])?;
+    }
+    Ok(())
+}
+
+/// Distinct resolved, not withheld edges, and each decision's citing count.
+fn write_edges(conn: &Connection) -> Result<u64> {
+    conn.execute_batch(
+        "INSERT INTO citation_edges (citing_id, cited_id, citations, role)
+             SELECT decision_id, target_id, COUNT(*), CASE WHEN SUM(role = 'procedural') > 0 THEN 'procedural' ELSE 'cited' END
+             FROM decision_citations
+             WHERE kind = 'case' AND status = 'resolved' AND withheld IS NULL AND target_id IS NOT NULL AND target_id != decision_id
+             GROUP BY decision_id, target_id;
+         UPDATE decisions SET citing_count = (SELECT COUNT(*) FROM citation_edges WHERE cited_id = decisions.id);",
+    )?;
+    Ok(conn.query_row("SELECT COUNT(*) FROM citation_edges", [], |r| r.get::<_, i64>(0))? as u64)
+}
+
 fn index_passages(
     writer: &mut tantivy::IndexWriter<TantivyDocument>,
     f: &DecisionFields,
     decision_id: u64,
     rec: &DecisionRecord,
+    cites: Option<&DecisionCitations>,
 ) -> Result<u64> {
     let m = &rec.doc.meta;
     let chars: Vec<char> = rec.doc.text.chars().collect();
@@ -232,6 +378,16 @@ fn index_passages(
         }
         for fnum in &m.file_numbers {
             doc.add_text(f.file_number, file_number_norm(fnum));
+        }
+        if let Some(c) = cites {
+            for n in &c.norms {
+                doc.add_text(f.cited_norm, n);
+            }
+            for k in c.cases.iter().filter(|k| k.status == "resolved" && k.withheld.is_none()) {
+                if let Some(t) = &k.target {
+                    doc.add_text(f.cited_case, t);
+                }
+            }
         }
         writer.add_document(doc)?;
     }

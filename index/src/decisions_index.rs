@@ -32,6 +32,10 @@ pub struct DecisionFields {
     pub date: Field,
     /// `store::file_number_norm` of every file number.
     pub file_number: Field,
+    /// The decision's Normenkette tokens (`§ 823 Abs. 1 BGB` and `§ 823 BGB`).
+    pub cited_norm: Field,
+    /// Ext ids of the decisions it cites (resolved edges).
+    pub cited_case: Field,
 }
 
 pub fn schema() -> Schema {
@@ -49,6 +53,8 @@ pub fn schema() -> Schema {
     b.add_text_field("document_type", STRING);
     b.add_i64_field("date", INDEXED | FAST);
     b.add_text_field("file_number", STRING);
+    b.add_text_field("cited_norm", STRING);
+    b.add_text_field("cited_case", STRING);
     b.build()
 }
 
@@ -68,6 +74,8 @@ impl DecisionFields {
             document_type: s.get_field("document_type")?,
             date: s.get_field("date")?,
             file_number: s.get_field("file_number")?,
+            cited_norm: s.get_field("cited_norm")?,
+            cited_case: s.get_field("cited_case")?,
         })
     }
 }

@@ -26,7 +26,7 @@ use crate::laws_index::{self, LAWS_DIR, LawFields};
 use crate::store::{self, STORE_FILE, StorePool};
 
 /// Bumped when the layout of a generation changes; `serve` refuses other versions.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 pub const MANIFEST_FILE: &str = "manifest.json";
 pub const CURRENT_FILE: &str = "CURRENT";
 
@@ -327,6 +327,9 @@ fn input_hash(data_dir: &Path, statutes: &extract::statutes::StatutesManifest) -
     if let Some(d) = extract::decision_stage::read_manifest(data_dir)? {
         h.update(format!("decisions {} {}\n", d.extract_version, d.sha256));
     }
+    if let Some(c) = resolve::case_law::read_summary(data_dir)? {
+        h.update(format!("citations {}\n", c.sha256));
+    }
     Ok(hex::encode(h.finalize()))
 }
 
@@ -540,6 +543,8 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     counts.insert("decisions".to_string(), dec.decisions);
     counts.insert("passages".to_string(), dec.passages);
     counts.insert("courts_held".to_string(), dec.courts_held);
+    counts.insert("decision_citations".to_string(), dec.citations);
+    counts.insert("citation_edges".to_string(), dec.edges);
     let mut sources = BTreeMap::new();
     sources.insert(
         "gii".to_string(),

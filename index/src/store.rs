@@ -110,10 +110,50 @@ CREATE TABLE decisions (
     text TEXT NOT NULL,
     text_length INTEGER NOT NULL,      -- code points
     sections TEXT NOT NULL,            -- JSON array of {name,heading,start,end}
-    randnummern TEXT NOT NULL          -- JSON array of {rn,start,end,printed}
+    randnummern TEXT NOT NULL,         -- JSON array of {rn,start,end,printed}
+    citing_count INTEGER NOT NULL DEFAULT 0  -- distinct decisions citing it (resolved edges)
 );
 CREATE INDEX decisions_court_date ON decisions(court_id, date);
 CREATE INDEX decisions_date ON decisions(date);
+CREATE TABLE decision_citations (
+    decision_id INTEGER NOT NULL,
+    kind TEXT NOT NULL,                -- law | case
+    start INTEGER NOT NULL,            -- code points into decisions.text
+    end INTEGER NOT NULL,
+    raw TEXT NOT NULL,
+    canonical TEXT NOT NULL,
+    parents TEXT,                      -- law: JSON array of coarser tokens
+    book TEXT,
+    section TEXT,
+    absatz TEXT,
+    chain TEXT,                        -- law: the Normenkette it belongs to
+    law_id INTEGER,                    -- law: the bound law row, null when not bound
+    law_status TEXT,                   -- law: bound | section_absent_in_current_text | absatz_absent_in_current_text | statute_unknown (not held) | book_not_named | book_ambiguous
+    case_kind TEXT,
+    court TEXT,
+    court_raw TEXT,
+    date TEXT,
+    file_number TEXT,
+    status TEXT,                       -- case: resolved | unresolved_*
+    target_id INTEGER,                 -- case: decisions.id when resolved
+    candidates TEXT,                   -- case: JSON array of ext ids
+    withheld TEXT,
+    role TEXT,
+    note TEXT
+);
+CREATE INDEX dc_decision ON decision_citations(decision_id, kind);
+CREATE INDEX dc_target ON decision_citations(target_id);
+CREATE TABLE decision_norms (decision_id INTEGER NOT NULL, norm TEXT NOT NULL, from_norm_field INTEGER NOT NULL);
+CREATE INDEX dn_norm ON decision_norms(norm);
+CREATE INDEX dn_decision ON decision_norms(decision_id);
+CREATE TABLE citation_edges (
+    citing_id INTEGER NOT NULL,
+    cited_id INTEGER NOT NULL,
+    citations INTEGER NOT NULL,        -- how often the citing text cites it
+    role TEXT NOT NULL                 -- procedural if any of them is, else cited
+);
+CREATE INDEX ce_citing ON citation_edges(citing_id);
+CREATE INDEX ce_cited ON citation_edges(cited_id);
 CREATE TABLE decision_file_numbers (
     fn_norm TEXT NOT NULL,             -- file_number_norm(): case, spaces, dots/slashes folded
     file_number TEXT NOT NULL,
@@ -128,7 +168,11 @@ CREATE INDEX dfn_decision ON decision_file_numbers(decision_id);
 pub fn file_number_norm(s: &str) -> String {
     s.chars()
         .filter(|c| !c.is_whitespace())
-        .map(|c| if c == '.' { '/' } else { c })
+        .map(|c| match c {
+            '.' => '/',
+            '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' => '-',
+            c => c,
+        })
         .flat_map(char::to_uppercase)
         .collect()
 }

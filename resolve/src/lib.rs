@@ -1,9 +1,12 @@
 //! Stage 3 of the pipeline: bind what `extract` found to what it refers to.
 //!
-//! Now: book codes ([`book_codes`]): every way a law is named (jurabk, amtabk, aliases,
-//! titles) → the law's slug, written to `work/resolve/book_codes.json` for `index`.
+//! - [`book_codes`]: every way a law is named (jurabk, amtabk, aliases, titles) → the law's
+//!   slug, written to `work/resolve/book_codes.json` for `index`;
+//! - [`case_law`]: the citations of every decision, case citations bound to corpus decisions
+//!   with honest statuses, and the citation graph (`work/resolve/citations.jsonl`).
 
 pub mod book_codes;
+pub mod case_law;
 
 use std::path::{Path, PathBuf};
 

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use clap::Parser;
 
 #[derive(Parser)]
-#[command(about = "Resolve book codes and aliases to the laws of the statutes extract")]
+#[command(
+    about = "Resolve book codes and aliases to laws, and the citations of decisions to decisions (citation graph)"
+)]
 struct Args {
     #[arg(long, default_value = "data", env = "LEGAL_DATA_DIR")]
     data_dir: PathBuf,
@@ -23,6 +25,25 @@ fn main() {
         ),
         Err(e) => {
             eprintln!("resolve: failed: {e:#}");
+            std::process::exit(1);
+        }
+    }
+    let started = std::time::Instant::now();
+    match resolve::case_law::run(&args.data_dir) {
+        Ok(Some(s)) => println!(
+            "resolve citations: {} decisions, {} law and {} case citations; by status {:?}; withheld {:?}; {} resolved edges ({} distinct) in {:.1} s",
+            s.decisions,
+            s.law_citations,
+            s.case_citations,
+            s.by_status,
+            s.withheld,
+            s.resolved_edges,
+            s.distinct_edges,
+            started.elapsed().as_secs_f64()
+        ),
+        Ok(None) => println!("resolve citations: no decisions extracted"),
+        Err(e) => {
+            eprintln!("resolve citations: failed: {e:#}");
             std::process::exit(1);
         }
     }

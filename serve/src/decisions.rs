@@ -44,11 +44,12 @@ pub struct Decision {
     pub title: Option<String>,
     pub file_numbers: Vec<String>,
     pub text_length: i64,
+    pub citing_count: i64,
 }
 
 const DEC_COLS: &str = "d.id, d.ext_id, d.court_name_raw, d.chamber, d.date, d.date_confidence, d.ecli, \
      d.ecli_date_agrees, d.document_type, d.title, d.file_numbers, d.text_length, \
-     c.name, c.court_type, c.branch, c.level, c.land, c.ecli_code";
+     c.name, c.court_type, c.branch, c.level, c.land, c.ecli_code, d.citing_count";
 const DEC_FROM: &str = "decisions d LEFT JOIN courts c ON c.id = d.court_id";
 
 fn decision_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Decision> {
@@ -78,6 +79,7 @@ fn decision_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Decision> {
         title: r.get(9)?,
         file_numbers: serde_json::from_str(&r.get::<_, String>(10)?).unwrap_or_default(),
         text_length: r.get(11)?,
+        citing_count: r.get(18)?,
     })
 }
 
@@ -96,6 +98,7 @@ impl Decision {
             "document_type": self.document_type,
             "title": self.title,
             "fundstelle": Value::Null,
+            "citing_cases_count": self.citing_count,
         })
     }
 }
@@ -129,6 +132,10 @@ struct Filters {
     document_type: Option<String>,
     date_from: Option<String>,
     date_to: Option<String>,
+    /// Canonical norm tokens the decision must cite (`§ 823 BGB`), from the argument's spelling.
+    cited_norm: Option<(String, String)>,
+    /// Ext id of a decision it must cite.
+    cited_case: Option<String>,
 }
 
 const BRANCHES: &[&str] =
@@ -159,6 +166,8 @@ impl Filters {
             document_type: a.str_opt("document_type", 100)?.filter(|s| !s.trim().is_empty()),
             date_from: parse_date_arg(a, "date_from")?,
             date_to: parse_date_arg(a, "date_to")?,
+            cited_norm: None,
+            cited_case: None,
         };
         if let Some(b) = &f.branch
             && !BRANCHES.contains(&b.as_str())
@@ -178,6 +187,12 @@ impl Filters {
 
     fn applied(&self) -> Value {
         let mut m = Map::new();
+        if let Some((given, token)) = &self.cited_norm {
+            m.insert("cited_norm".into(), json!({"given": given, "canonical": token, "matches": "this norm and every finer citation of it (§ 823 BGB matches § 823 Abs. 1 BGB)"}));
+        }
+        if let Some(c) = &self.cited_case {
+            m.insert("cited_case_id".into(), json!(c));
+        }
         if let Some(c) = &self.court {
             m.insert(
                 "court".into(),
@@ -203,6 +218,8 @@ impl Filters {
             && self.document_type.is_none()
             && self.date_from.is_none()
             && self.date_to.is_none()
+            && self.cited_norm.is_none()
+            && self.cited_case.is_none()
     }
 
     fn clauses(&self, g: &Generation) -> Vec<(Occur, Box<dyn Query>)> {
@@ -219,6 +236,12 @@ impl Filters {
         }
         if let Some(t) = &self.document_type {
             out.push((Occur::Must, term(f.document_type, &fold(t))));
+        }
+        if let Some((_, token)) = &self.cited_norm {
+            out.push((Occur::Must, term(f.cited_norm, token)));
+        }
+        if let Some(c) = &self.cited_case {
+            out.push((Occur::Must, term(f.cited_case, c)));
         }
         if self.date_from.is_some() || self.date_to.is_some() {
             let bound = |d: &Option<String>| match d.as_deref().and_then(date_number) {
@@ -282,6 +305,19 @@ impl Filters {
             );
         }
         Ok((!m.is_empty()).then_some(Value::Object(m)))
+    }
+}
+
+/// The canonical token of a norm as a user spells it (`§823 BGB`, `BGB § 823`, `Art. 20 GG`,
+/// `§ 26 AsylVfG` → `§ 26 AsylG`), by the same scanner that read the decisions.
+pub fn canonical_norm(given: &str) -> Result<String, ToolError> {
+    let ex = extract::citations::extract(given, extract::citations::LawVocabulary::shipped());
+    match ex.laws.iter().find(|l| l.book.is_some()) {
+        Some(l) => Ok(l.canonical.clone()),
+        None => Err(ToolError::invalid(
+            format!("{given:?} is not a citation of a § or Artikel of a named law"),
+            "Send e.g. \"§ 823 BGB\", \"§ 823 Abs. 1 BGB\" or \"Art. 20 GG\".",
+        )),
     }
 }
 
@@ -411,12 +447,19 @@ fn snippet_of(hl: &mut Highlighter, g: &Generation, doc: &TantivyDocument, max_c
 /// `search_decisions(query, court?, branch?, document_type?, date_from?, date_to?, sort?, page?, page_size?)`.
 pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
     let query = a.str_req("query", 500)?;
-    let filters = Filters::from_args(a)?;
+    let mut filters = Filters::from_args(a)?;
+    // Citation filters run in the index only, so only search_decisions declares them.
+    if let Some(n) = a.str_opt("cited_norm", 200)?.filter(|s| !s.trim().is_empty()) {
+        filters.cited_norm = Some((n.clone(), canonical_norm(&n)?));
+    }
+    if let Some(c) = a.str_opt("cited_case_id", 200)?.filter(|s| !s.trim().is_empty()) {
+        filters.cited_case = Some(resolve_decision(g, &c, None, None)?.ext_id);
+    }
     let sort = a.str_opt("sort", 20)?.unwrap_or_else(|| "relevance".into());
-    if !matches!(sort.as_str(), "relevance" | "date") {
+    if !matches!(sort.as_str(), "relevance" | "date" | "most_cited") {
         return Err(ToolError::invalid(
             format!("unknown sort {sort:?}"),
-            "Use sort=\"relevance\" or sort=\"date\" (newest first).",
+            "Use sort=\"relevance\", \"date\" (newest first) or \"most_cited\" (citing_cases_count).",
         ));
     }
     let (page, size) = page_args(a)?;
@@ -444,6 +487,24 @@ pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
             )
         };
         found.retain(|d| passes_sql_filters(d, &filters));
+        if let Some((_, token)) = &filters.cited_norm {
+            let citing: HashSet<i64> = g.store.with(|c| {
+                let mut st = c.prepare("SELECT decision_id FROM decision_norms WHERE norm = ?1")?;
+                let ids = st.query_map(params![token], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+                Ok(ids)
+            })?;
+            found.retain(|d| citing.contains(&d.id));
+        }
+        if let Some(ext) = &filters.cited_case {
+            let citing: HashSet<i64> = g.store.with(|c| {
+                let mut st = c.prepare(
+                    "SELECT e.citing_id FROM citation_edges e JOIN decisions t ON t.id = e.cited_id WHERE t.ext_id = ?1",
+                )?;
+                let ids = st.query_map(params![ext], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+                Ok(ids)
+            })?;
+            found.retain(|d| citing.contains(&d.id));
+        }
         sort_decisions(&mut found, &sort);
         let total = found.len();
         let rows: Vec<Value> = found
@@ -463,10 +524,11 @@ pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
             json!("The query is an identifier throughout, so it was looked up exactly, not searched as words."),
         );
         finish_page(&mut out, total, "decisions_with_this_identifier_after_filters", page, size, rows);
-        if total == 0 && !filters.is_empty() {
-            if let Some(v) = filters.vocabulary(g)? {
-                out.insert("filter_vocabulary".into(), v);
-            }
+        if total == 0
+            && !filters.is_empty()
+            && let Some(v) = filters.vocabulary(g)?
+        {
+            out.insert("filter_vocabulary".into(), v);
         }
         return Ok(out);
     }
@@ -519,11 +581,18 @@ pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
     let mut gen_ = Highlighter::new(&words);
     let mut rows = Vec::new();
     let start = (page - 1) * size;
-    if sort == "date" {
-        // Newest first, undated last, ties by id: only the page's rows are read from the store.
-        let mut by_date = ids.clone();
-        by_date.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        let page_ids: Vec<u64> = by_date.iter().skip(start).take(size).map(|(id, _)| *id).collect();
+    if sort == "date" || sort == "most_cited" {
+        // date: newest first, undated last; most_cited: by citing_cases_count; ties by id.
+        // Only the page's rows are read from the store.
+        let mut ordered = ids.clone();
+        if sort == "date" {
+            ordered.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        } else {
+            let counts = citing_counts(g)?;
+            let count = |id: u64| counts.get(id as usize).copied().unwrap_or(0);
+            ordered.sort_by(|a, b| count(b.0).cmp(&count(a.0)).then(b.1.cmp(&a.1)).then(a.0.cmp(&b.0)));
+        }
+        let page_ids: Vec<u64> = ordered.iter().skip(start).take(size).map(|(id, _)| *id).collect();
         // One query finds the best passages of every row of the page.
         let id_filter: Vec<(Occur, Box<dyn Query>)> = page_ids
             .iter()
@@ -624,17 +693,47 @@ fn passes_sql_filters(d: &Decision, f: &Filters) -> bool {
     court_ok && branch_ok && type_ok && from_ok && to_ok
 }
 
+/// `citing_count` of every decision, indexed by decision id (read once per generation).
+fn citing_counts(g: &Generation) -> Result<std::sync::Arc<Vec<i64>>, ToolError> {
+    static CACHE: std::sync::Mutex<Option<(String, std::sync::Arc<Vec<i64>>)>> = std::sync::Mutex::new(None);
+    if let Some((id, v)) = CACHE.lock().expect("cache lock").as_ref()
+        && *id == g.id
+    {
+        return Ok(v.clone());
+    }
+    let v: Vec<i64> = g.store.with(|c| {
+        let n: i64 = c.query_row("SELECT COALESCE(MAX(id), 0) FROM decisions", [], |r| r.get(0))?;
+        let mut v = vec![0i64; n as usize + 1];
+        let mut st = c.prepare("SELECT id, citing_count FROM decisions")?;
+        for row in st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))? {
+            let (id, k) = row?;
+            v[id as usize] = k;
+        }
+        Ok(v)
+    })?;
+    let v = std::sync::Arc::new(v);
+    *CACHE.lock().expect("cache lock") = Some((g.id.clone(), v.clone()));
+    Ok(v)
+}
+
 /// `date`: newest first, undated last; otherwise by id.
 fn sort_decisions(ds: &mut [Decision], sort: &str) {
     if sort == "date" {
         ds.sort_by(|a, b| b.date.cmp(&a.date).then(a.id.cmp(&b.id)));
+    } else if sort == "most_cited" {
+        ds.sort_by(|a, b| b.citing_count.cmp(&a.citing_count).then(b.date.cmp(&a.date)).then(a.id.cmp(&b.id)));
     } else {
         ds.sort_by_key(|d| d.id);
     }
 }
 
 /// Resolves an id, ECLI or Aktenzeichen (narrowed by court/date) to one decision.
-fn resolve_decision(g: &Generation, id: &str, court: Option<&str>, date: Option<&str>) -> Result<Decision, ToolError> {
+pub fn resolve_decision(
+    g: &Generation,
+    id: &str,
+    court: Option<&str>,
+    date: Option<&str>,
+) -> Result<Decision, ToolError> {
     let id = id.trim();
     if let Some(d) = decisions_where(g, "d.ext_id = ?1", &[&id])?.pop() {
         return Ok(d);
@@ -969,12 +1068,25 @@ pub fn list_facets(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
         "document_type" => {
             "SELECT document_type, COUNT(*) FROM decisions WHERE document_type IS NOT NULL GROUP BY document_type"
         }
+        "cited_norms" => "SELECT norm, COUNT(DISTINCT decision_id) FROM decision_norms GROUP BY norm",
         other => {
             return Err(ToolError::invalid(
                 format!("unknown facet field {other:?}"),
-                "Use field = court_name, court_branch or document_type.",
+                "Use field = court_name, court_branch, document_type or cited_norms.",
             ));
         }
+    };
+    // The family of a norm: the norm and every finer citation of it (`§ 823 BGB` → `§ 823 Abs. 1 BGB`).
+    let family = match a.str_opt("norm", 200)?.filter(|s| !s.trim().is_empty()) {
+        Some(n) if field == "cited_norms" => {
+            let token = canonical_norm(&n)?;
+            let (head, book) = token.rsplit_once(' ').map(|(h, b)| (h.to_string(), b.to_string())).unwrap_or_default();
+            Some((n, token, head, book))
+        }
+        Some(_) => {
+            return Err(ToolError::invalid("norm goes with field=cited_norms", "Drop norm or set field=cited_norms."));
+        }
+        None => None,
     };
     let mut values: Vec<(String, i64)> = g.store.with(|c| {
         let mut st = c.prepare(sql)?;
@@ -983,6 +1095,13 @@ pub fn list_facets(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
     })?;
     let p = fold(&prefix);
     values.retain(|(v, _)| p.is_empty() || fold(v).starts_with(&p));
+    if let Some((_, token, head, book)) = &family {
+        values.retain(|(v, _)| {
+            v == token
+                || (v.ends_with(&format!(" {book}"))
+                    && v.strip_prefix(head.as_str()).is_some_and(|rest| rest.starts_with(' ')))
+        });
+    }
     values.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let total_values = values.len();
     let truncated = total_values > limit;
@@ -1005,6 +1124,10 @@ pub fn list_facets(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
     out.insert("distinct_values".into(), json!(total_values));
     out.insert("truncated".into(), json!(truncated));
     out.insert("decisions_without_this_field".into(), json!(unrecorded));
+    if let Some((given, token, ..)) = family {
+        out.insert("norm".into(), json!({"given": given, "canonical": token}));
+        out.insert("counts_basis".into(), json!("held decisions citing each norm (a decision counts once per norm)"));
+    }
     Ok(out)
 }
 
@@ -1032,12 +1155,59 @@ pub fn cross_type_search(g: &Generation, a: &Args<'_>) -> Result<Map<String, Val
     };
     let laws = section(crate::laws::search_laws(g, &Args::new(&law_args)));
     let decisions = section(search_decisions(g, &Args::new(&dec_args)));
+    // What the decision results cite: the decisions and the norms most of them cite.
+    let result_ids: Vec<String> = decisions["results"]
+        .as_array()
+        .map(|rs| rs.iter().filter_map(|r| r["id"].as_str().map(str::to_string)).collect())
+        .unwrap_or_default();
+    let (cited, norms) = cited_by_results(g, &result_ids)?;
     let mut out = Map::new();
     out.insert("query".into(), json!(query));
     out.insert("laws".into(), laws);
     out.insert("decisions".into(), decisions);
+    out.insert("frequently_cited_by_results".into(), json!(cited));
+    out.insert("norms_cited_by_decision_results".into(), json!(norms));
+    out.insert(
+        "cited_basis".into(),
+        json!(format!("counts are how many of the {} decision results cite each decision or norm", result_ids.len())),
+    );
     out.insert("note".into(), json!("Two separate sections, never merged or ranked against each other: book_code filters only laws; court, branch, document_type and dates filter only decisions."));
     Ok(out)
+}
+
+/// The decisions and norms cited by the most of `ext_ids` (top 10 each).
+fn cited_by_results(g: &Generation, ext_ids: &[String]) -> Result<(Vec<Value>, Vec<Value>), ToolError> {
+    if ext_ids.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let marks = vec!["?"; ext_ids.len()].join(", ");
+    let (cases, norms) = g.store.with(|c| {
+        let mut st = c.prepare(&format!(
+            "SELECT t.ext_id, COUNT(DISTINCT e.citing_id) AS n FROM citation_edges e
+             JOIN decisions s ON s.id = e.citing_id JOIN decisions t ON t.id = e.cited_id
+             WHERE s.ext_id IN ({marks}) GROUP BY t.ext_id ORDER BY n DESC, t.ext_id LIMIT 10"
+        ))?;
+        let cases: Vec<(String, i64)> = st
+            .query_map(rusqlite::params_from_iter(ext_ids.iter()), |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut st = c.prepare(&format!(
+            "SELECT n.norm, COUNT(DISTINCT n.decision_id) AS k FROM decision_norms n JOIN decisions s ON s.id = n.decision_id
+             WHERE s.ext_id IN ({marks}) GROUP BY n.norm ORDER BY k DESC, n.norm LIMIT 10"
+        ))?;
+        let norms: Vec<(String, i64)> = st
+            .query_map(rusqlite::params_from_iter(ext_ids.iter()), |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok((cases, norms))
+    })?;
+    let mut cited = Vec::new();
+    for (ext, n) in cases {
+        if let Some(d) = decisions_where(g, "d.ext_id = ?1", &[&ext])?.pop() {
+            let mut v = d.summary();
+            v["cited_by_results"] = json!(n);
+            cited.push(v);
+        }
+    }
+    Ok((cited, norms.into_iter().map(|(n, k)| json!({"norm": n, "cited_by_results": k})).collect()))
 }
 
 /// `get_similar_cases(id, limit?)`: decisions whose passages share the most distinctive words.

@@ -4,6 +4,7 @@
 //! - [`args`]: typed tool arguments with clear refusals;
 //! - [`laws`]: the statute tools (one function per capability);
 //! - [`decisions`]: the decision and court tools (one function per capability);
+//! - [`citations`]: the citation graph and coverage tools;
 //! - [`snippets`]: result snippets with highlights (cheap: stems only candidate words);
 //! - [`tools`]: the registry both transports dispatch through;
 //! - [`mcp`] / [`rest`]: the two thin transports;
@@ -16,6 +17,7 @@
 
 pub mod answer;
 pub mod args;
+pub mod citations;
 pub mod decisions;
 pub mod laws;
 pub mod mcp;
@@ -154,16 +156,22 @@ async fn metrics_text(State(app): State<Arc<App>>) -> Response {
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
 }
 
-/// GET routes of the decision tools: (path, tool, path argument).
-pub const DECISION_ROUTES: &[(&str, &str, Option<&str>)] = &[
-    ("/api/search/decisions", "search_decisions", None),
-    ("/api/search", "cross_type_search", None),
-    ("/api/decisions", "filter_cases", None),
-    ("/api/decisions/{id}", "get_decision", Some("id")),
-    ("/api/decisions/{id}/similar", "get_similar_cases", Some("id")),
-    ("/api/courts", "list_courts", None),
-    ("/api/courts/{court}", "get_court", Some("court")),
-    ("/api/facets", "list_facets", None),
+/// GET routes of the decision, citation and coverage tools: (path, tool); path parameters are
+/// tool arguments of the same name.
+pub const DECISION_ROUTES: &[(&str, &str)] = &[
+    ("/api/search/decisions", "search_decisions"),
+    ("/api/search", "cross_type_search"),
+    ("/api/decisions", "filter_cases"),
+    ("/api/decisions/{id}", "get_decision"),
+    ("/api/decisions/{id}/similar", "get_similar_cases"),
+    ("/api/courts", "list_courts"),
+    ("/api/courts/{court}", "get_court"),
+    ("/api/facets", "list_facets"),
+    ("/api/decisions/{id}/references", "get_case_references"),
+    ("/api/decisions/{id}/citing", "get_citing_cases"),
+    ("/api/decisions/{id}/graph", "get_citation_graph"),
+    ("/api/laws/{book}/sections/{section}/decisions", "get_cases_for_law"),
+    ("/api/coverage", "corpus_coverage"),
 ];
 
 pub fn router(app: Arc<App>) -> Router {
@@ -176,8 +184,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/laws/{book}/sections/{section}", get(rest::get_law_section))
         .route("/api/search/laws", get(rest::search_laws))
         .route("/api/tools/{name}", post(rest::call_tool));
-    let router =
-        DECISION_ROUTES.iter().fold(router, |r, (path, tool, param)| r.route(path, rest::tool_route(tool, *param)));
+    let router = DECISION_ROUTES.iter().fold(router, |r, (path, tool)| r.route(path, rest::tool_route(tool)));
     router
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))

@@ -64,20 +64,29 @@ pub async fn search_laws(State(app): State<Arc<App>>, Query(q): Query<HashMap<St
 }
 
 /// A GET route for a tool whose arguments come from the query string (`q` stands for `query`)
-/// and, when `path_arg` is set, from the last path segment.
-pub fn tool_route(name: &'static str, path_arg: Option<&'static str>) -> axum::routing::MethodRouter<Arc<App>> {
+/// and from the path parameters, named as the tool's arguments (`{id}`, `{book}`).
+pub fn tool_route(name: &'static str) -> axum::routing::MethodRouter<Arc<App>> {
     axum::routing::get(
-        move |State(app): State<Arc<App>>, path: Option<Path<String>>, Query(q): Query<HashMap<String, String>>| async move {
+        move |State(app): State<Arc<App>>,
+              path: Option<Path<HashMap<String, String>>>,
+              Query(q): Query<HashMap<String, String>>| async move {
             let mut args = args_from_query(q);
             if let Some(v) = args.remove("q") {
                 args.entry("query").or_insert(v);
             }
-            if let (Some(k), Some(Path(v))) = (path_arg, path) {
-                args.insert(k.into(), Value::String(v));
+            if let Some(Path(params)) = path {
+                for (k, v) in params {
+                    args.insert(k, Value::String(v));
+                }
             }
             call_named(&app, name, args).await
         },
     )
+}
+
+/// The `{name}` parameters of a route path.
+pub fn path_params(path: &str) -> Vec<&str> {
+    path.split('/').filter_map(|seg| seg.strip_prefix('{').and_then(|s| s.strip_suffix('}'))).collect()
 }
 
 pub async fn platform(State(app): State<Arc<App>>) -> Response {
@@ -146,7 +155,10 @@ pub async fn openapi() -> Response {
     let mut paths = Map::new();
     let mut get = |path: &str, tool: &str, mut params: Vec<Value>| {
         let t = tools::find(tool).expect("tool");
-        params.extend(query_params(&schema_of(tool), &["book", "section", "id", "court"]));
+        // Path parameters are not repeated as query parameters.
+        let in_path: Vec<String> = params.iter().filter_map(|p| p["name"].as_str().map(str::to_string)).collect();
+        let skip: Vec<&str> = in_path.iter().map(String::as_str).collect();
+        params.extend(query_params(&schema_of(tool), &skip));
         paths.insert(
             path.to_string(),
             json!({"get": {"operationId": tool, "summary": t.title, "description": t.description, "parameters": params,
@@ -158,9 +170,8 @@ pub async fn openapi() -> Response {
     get("/api/laws/{book}/sections/{section}", "get_law_section", vec![path_param("book"), path_param("section")]);
     get("/api/search/laws", "search_laws", vec![]);
     get("/api/platform", "get_platform_info", vec![]);
-    for (path, tool, param) in crate::DECISION_ROUTES {
-        let params = param.map(|p| vec![path_param(p)]).unwrap_or_default();
-        get(path, tool, params);
+    for (path, tool) in crate::DECISION_ROUTES {
+        get(path, tool, path_params(path).into_iter().map(path_param).collect());
     }
     for t in TOOLS {
         paths.insert(

@@ -56,8 +56,7 @@ impl Highlighter {
     fn matches(&mut self, text: &str) -> Vec<Match> {
         let mut out = Vec::new();
         let mut word_start: Option<(usize, usize)> = None; // (byte, char)
-        let mut chars = 0usize;
-        for (b, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
+        for (chars, (b, c)) in text.char_indices().chain(std::iter::once((text.len(), ' '))).enumerate() {
             if c.is_alphanumeric() {
                 if word_start.is_none() {
                     word_start = Some((b, chars));
@@ -67,7 +66,6 @@ impl Highlighter {
             {
                 out.push(Match { start: wc, end: chars, term });
             }
-            chars += 1;
         }
         out
     }

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use crate::answer::{ErrorCode, GenerationRef, ToolError, with_envelope};
 use crate::args::Args;
-use crate::{decisions, laws};
+use crate::{citations, decisions, laws};
 
 type Run = fn(&Generation, &Args<'_>) -> Result<Map<String, Value>, ToolError>;
 
@@ -128,7 +128,9 @@ fn schema_search_decisions() -> Value {
         decision_filter_props(),
         json!({
             "query": {"type": "string", "minLength": 1, "maxLength": 500, "description": "German words, or one identifier: an Aktenzeichen (\"7 C 2.11\") or an ECLI, which is looked up exactly (mode says so)."},
-            "sort": {"type": "string", "enum": ["relevance", "date"], "default": "relevance", "description": "relevance, or date (newest first, undated last)."},
+            "sort": {"type": "string", "enum": ["relevance", "date", "most_cited"], "default": "relevance", "description": "relevance; date (newest first, undated last); most_cited (citing_cases_count)."},
+            "cited_norm": {"type": "string", "description": "Only decisions citing this norm (\"§ 823 BGB\" also matches \"§ 823 Abs. 1 BGB\"; spellings and renamed laws of one law are one filter)."},
+            "cited_case_id": {"type": "string", "description": "Only decisions citing this decision (id, Aktenzeichen or ECLI)."},
             "page": int_prop("Page (1-10).", 1, Some(10), 1),
             "page_size": int_prop("Rows per page (1-20).", 1, Some(20), 10),
         }),
@@ -192,7 +194,8 @@ fn schema_list_facets() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "field": {"type": "string", "enum": ["court_name", "court_branch", "document_type"], "description": "Facet to count."},
+            "field": {"type": "string", "enum": ["court_name", "court_branch", "document_type", "cited_norms"], "description": "Facet to count."},
+            "norm": {"type": "string", "description": "With field=cited_norms: the family of this norm (\"§ 823 BGB\": § 823 Abs. 1 BGB, § 823 Abs. 2 BGB, …)."},
             "prefix": {"type": "string", "description": "Only values starting with this (case and umlauts folded)."},
             "limit": int_prop("Values to return.", 1, Some(1000), 50),
         },
@@ -220,6 +223,58 @@ fn schema_get_similar_cases() -> Value {
             "limit": int_prop("Rows to return.", 1, Some(20), 5),
         },
         "required": ["id"],
+    })
+}
+
+fn schema_decision_id(extra: Value) -> Value {
+    let mut props = json!({
+        "id": {"type": "string", "description": "Decision id, Aktenzeichen or ECLI."},
+        "court": {"type": "string", "description": "Narrows an Aktenzeichen that several decisions share."},
+        "date": {"type": "string", "description": "Narrows an Aktenzeichen that several decisions share (YYYY-MM-DD)."},
+    });
+    if let (Some(p), Some(e)) = (props.as_object_mut(), extra.as_object()) {
+        p.extend(e.clone());
+    }
+    json!({"type": "object", "properties": props, "required": ["id"]})
+}
+
+fn schema_get_case_references() -> Value {
+    schema_decision_id(json!({"limit": int_prop("Citations per kind to return.", 1, Some(5000), 500)}))
+}
+
+fn schema_get_citing_cases() -> Value {
+    schema_decision_id(json!({
+        "limit": int_prop("Rows to return.", 1, Some(200), 20),
+        "offset": int_prop("Rows to skip (paging).", 0, None, 0),
+    }))
+}
+
+fn schema_get_citation_graph() -> Value {
+    schema_decision_id(json!({
+        "direction": {"type": "string", "enum": ["outgoing", "incoming", "both"], "default": "both", "description": "Cited by it, citing it, or both."},
+        "depth": int_prop("1 or 2 hops.", 1, Some(2), 1),
+        "max_nodes": int_prop("Node cap (capped says when it was reached).", 1, Some(500), 50),
+    }))
+}
+
+fn schema_get_cases_for_law() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "book": {"type": "string", "description": "Law abbreviation (BGB, VwGO, IFG, GG)."},
+            "section": {"type": "string", "description": "\"823\", \"§ 823\", \"§ 823 Abs. 1\", \"Art. 20\"."},
+            "sort": {"type": "string", "enum": ["date", "most_cited"], "default": "date", "description": "date (newest first) or most_cited."},
+            "limit": int_prop("Rows to return.", 1, Some(200), 20),
+            "offset": int_prop("Rows to skip (paging).", 0, None, 0),
+        },
+        "required": ["book", "section"],
+    })
+}
+
+fn schema_corpus_coverage() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"branch": {"type": "string", "enum": ["ordentlich", "verwaltung", "sozial", "arbeit", "finanz", "verfassung", "patent", "unbekannt"], "description": "Only courts of this branch in held_by_court."}},
     })
 }
 
@@ -311,6 +366,41 @@ pub static TOOLS: &[Tool] = &[
         description: "More-like-this: decisions whose passages share the given decision's most distinctive words; says which words it used.",
         schema: schema_get_similar_cases,
         run: decisions::get_similar_cases,
+    },
+    Tool {
+        name: "get_case_references",
+        title: "What a decision cites",
+        description: "The laws and decisions one decision cites, each with its marker text, code-point offsets and what it was bound to: laws checked against the current text (bound, section_absent_in_current_text, absatz_absent_in_current_text, statute_unknown …), decisions with a status (resolved, unresolved_ambiguous with candidates, unresolved_no_match, unresolved_out_of_coverage, unresolved_pending) and a role (procedural for the Vorinstanz chain, else cited). Also the decision's Normenkette.",
+        schema: schema_get_case_references,
+        run: citations::get_case_references,
+    },
+    Tool {
+        name: "get_citing_cases",
+        title: "Decisions citing a decision",
+        description: "Held decisions with a resolved citation of the given decision, newest first, with their role and how often they cite it; total before paging.",
+        schema: schema_get_citing_cases,
+        run: citations::get_citing_cases,
+    },
+    Tool {
+        name: "get_citation_graph",
+        title: "Citation neighbourhood of a decision",
+        description: "Decisions linked to one decision by resolved citations: outgoing, incoming or both, depth 1 or 2, one node per distinct decision with depth and role, the edges between them, a node cap (capped says when it was hit), totals that do not change with the cap, and the root's unresolved citations by status.",
+        schema: schema_get_citation_graph,
+        run: citations::get_citation_graph,
+    },
+    Tool {
+        name: "get_cases_for_law",
+        title: "Decisions citing a § or Artikel",
+        description: "Held decisions whose text or norm field cites the given § / Artikel (finer citations with Abs., Satz, Nr. included), sorted by date or most_cited.",
+        schema: schema_get_cases_for_law,
+        run: citations::get_cases_for_law,
+    },
+    Tool {
+        name: "corpus_coverage",
+        title: "What is covered and what is held",
+        description: "The coverage map (buckets of what is ingested, with date ranges, sources and whether exhaustive) and the measured holdings of this generation by branch and by court (count, earliest, latest).",
+        schema: schema_corpus_coverage,
+        run: citations::corpus_coverage,
     },
     Tool {
         name: "get_platform_info",

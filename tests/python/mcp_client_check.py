@@ -42,7 +42,7 @@ async def scenario(call, list_tools_page, protocol_version):
         if not cursor:
             break
     names = {t.name for t in tools}
-    for n in ("search_laws", "get_law_section", "get_law", "list_law_books", "get_platform_info", "search_decisions", "get_decision", "filter_cases", "list_courts", "get_court", "list_facets", "cross_type_search", "get_similar_cases"):
+    for n in ("search_laws", "get_law_section", "get_law", "list_law_books", "get_platform_info", "search_decisions", "get_decision", "filter_cases", "list_courts", "get_court", "list_facets", "cross_type_search", "get_similar_cases", "get_case_references", "get_citing_cases", "get_citation_graph", "get_cases_for_law", "corpus_coverage"):
         check(n in names, f"tools/list has {n}")
     for t in tools:
         check(t.title, f"{t.name} has a title")
@@ -207,6 +207,33 @@ async def decisions(call, envelope):
     check(not err and sc["values"], "list_facets document_type")
     err, sc = fields(await call("get_similar_cases", {"id": "7 C 12.13"}))
     check(not err and sc["results"], "get_similar_cases returns decisions")
+
+    # Citations: references with statuses, the graph, decisions for a law, coverage.
+    err, sc = fields(await call("get_case_references", {"id": "7 C 12.13"}))
+    check(not err and sc["laws"] and sc["cases"], "get_case_references lists laws and cases")
+    check(any(l["canonical"].endswith(" IFG") and l["status"] == "bound" for l in sc["laws"]), "an IFG citation is bound to the law")
+    for c in sc["cases"]:
+        check(c["status"] in ("resolved", "unresolved_ambiguous", "unresolved_no_match", "unresolved_out_of_coverage", "unresolved_pending"), f"closed status set: {c['status']}")
+        check((c["status"] == "resolved") == (c["target_id"] is not None), "a target exactly when resolved")
+    root = sc["decision"]["id"]
+    err, sc = fields(await call("get_citation_graph", {"id": root, "direction": "both", "depth": 2, "max_nodes": 5}))
+    check(not err and sc["returned_nodes"] <= 5 and sc["total_nodes"] >= sc["returned_nodes"], "graph respects the node cap and keeps the total")
+    check(sc["capped"] == (sc["total_nodes"] > 5), "capped says whether the cap was hit")
+    check(len({n["id"] for n in sc["nodes"]}) == len(sc["nodes"]) and all(n["id"] != root for n in sc["nodes"]), "one node per distinct decision, root excluded")
+    err, sc = fields(await call("get_cases_for_law", {"book": "IFG", "section": "6", "sort": "most_cited"}))
+    check(not err and sc["total"] > 0, "decisions cite § 6 IFG")
+    counts = [r["citing_cases_count"] for r in sc["results"]]
+    check(counts == sorted(counts, reverse=True), "most_cited sorts by citing_cases_count")
+    err, fam = fields(await call("list_facets", {"field": "cited_norms", "norm": "§ 6 IFG"}))
+    check(not err and fam["values"] and all(v["value"].startswith("§ 6") and v["value"].endswith(" IFG") for v in fam["values"]), "the family of § 6 IFG")
+    err, whole = fields(await call("search_decisions", {"query": "Informationszugang"}))
+    err2, narrowed = fields(await call("search_decisions", {"query": "Informationszugang", "cited_norm": "§6 IFG"}))
+    check(not err and not err2 and 0 < narrowed["total"] <= whole["total"], "cited_norm narrows the search")
+    check(narrowed["filters_applied"]["cited_norm"]["canonical"] == "§ 6 IFG", "cited_norm is canonicalised")
+    err, sc = fields(await call("corpus_coverage", {}))
+    check(not err and any(b["bucket"] == "statutes-federal" for b in sc["buckets"]) and sc["held_by_court"], "corpus_coverage: buckets and holdings")
+    err, sc = fields(await call("cross_type_search", {"query": "Informationszugang Geschäftsgeheimnis"}))
+    check(not err and "frequently_cited_by_results" in sc and sc["norms_cited_by_decision_results"], "cross_type_search says what the results cite")
 
 
 async def main_v1(url):

@@ -205,6 +205,8 @@ fn every_decision_record_is_served_or_recorded_with_its_reason() {
         .unwrap();
     assert_eq!(problems as usize, failed.len(), "every failure is in the catalog");
 
+    citation_graph_checks(data.path());
+
     // Second copies merged; the rii copy of 2 BvQ 53/18 merged with its dump copy.
     let merged = m["merged_copies"].as_u64().unwrap();
     assert!(merged >= 68, "second copies merged: {merged}");
@@ -225,4 +227,156 @@ fn every_decision_record_is_served_or_recorded_with_its_reason() {
     // Platform info says what is held.
     let v = get(&format!("{base}/api/platform"));
     assert!(v["decisions"]["decisions"].as_u64().unwrap() >= 895, "{v}");
+}
+
+fn fn_key(s: &str) -> String {
+    s.chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| match c {
+            '.' => '/',
+            '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' => '-',
+            c => c,
+        })
+        .flat_map(char::to_uppercase)
+        .collect()
+}
+
+/// Ordered pairs (A, B) where A's text contains an Aktenzeichen of B, by the decisions
+/// README's method (boundary rules, both `.`/`/` spellings, numbers under 5 characters
+/// skipped): the upper bound the resolved edges are measured against.
+fn mention_pairs(decisions: &[Value]) -> BTreeSet<(String, String)> {
+    let mut by_number: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for d in decisions {
+        for f in d["doc"]["meta"]["file_numbers"].as_array().unwrap() {
+            let f = f.as_str().unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
+            if f.chars().count() >= 5 {
+                by_number.entry(f).or_default().push(d["id"].as_str().unwrap().to_string());
+            }
+        }
+    }
+    let mut pairs = BTreeSet::new();
+    for a in decisions {
+        let own: Vec<String> = a["doc"]["meta"]["file_numbers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.as_str().unwrap().to_string())
+            .collect();
+        let text =
+            a["doc"]["text"].as_str().unwrap().replace('\u{a0}', " ").split_whitespace().collect::<Vec<_>>().join(" ");
+        for (number, targets) in &by_number {
+            if own.contains(number) {
+                continue;
+            }
+            let mut spellings = vec![number.clone()];
+            if let Some(i) = number.rfind(['.', '/']) {
+                let other = if &number[i..=i] == "." { "/" } else { "." };
+                spellings.push(format!("{}{}{}", &number[..i], other, &number[i + 1..]));
+            }
+            let found = spellings.iter().any(|sp| {
+                text.match_indices(sp.as_str()).any(|(i, m)| {
+                    let before = text[..i].chars().next_back();
+                    let mut after = text[i + m.len()..].chars();
+                    let (a1, a2) = (after.next(), after.next());
+                    let glued_before = before.is_some_and(|c| c.is_alphanumeric() || c == '/' || c == '.');
+                    let glued_after = a1.is_some_and(|c| c.is_alphanumeric() || c == '/')
+                        || (a1 == Some('.') && a2.is_some_and(|c| c.is_ascii_digit()));
+                    !(glued_before || glued_after)
+                })
+            });
+            if found {
+                for b in targets {
+                    if b != a["id"].as_str().unwrap() {
+                        pairs.insert((a["id"].as_str().unwrap().to_string(), b.clone()));
+                    }
+                }
+            }
+        }
+    }
+    pairs
+}
+
+/// Issue 8's checks on the whole corpus: edges against the text, no self or forward edges,
+/// shared Aktenzeichen, and the share of Aktenzeichen mentions that became edges.
+fn citation_graph_checks(data: &Path) {
+    let read = |p: &str| -> Vec<Value> {
+        std::fs::read_to_string(data.join(p)).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    };
+    let decisions = read("work/extract/decisions/decisions.jsonl");
+    let citations = read("work/resolve/citations.jsonl");
+    let by_id: BTreeMap<&str, &Value> = decisions.iter().map(|d| (d["id"].as_str().unwrap(), d)).collect();
+    let mut edges = BTreeSet::new();
+    let mut touched = BTreeSet::new();
+    let mut checked = 0;
+    let shared: BTreeSet<String> =
+        ["20 F 1.10", "20 F 20.10", "26 K 1585/04", "9 K 14.488", "8 A 207/11", "6 K 1374/11"]
+            .iter()
+            .map(|s| fn_key(s))
+            .collect();
+    for c in &citations {
+        let me = c["id"].as_str().unwrap();
+        let d = by_id[me];
+        let text: Vec<char> = d["doc"]["text"].as_str().unwrap().chars().collect();
+        for k in c["cases"].as_array().unwrap() {
+            for cand in k["candidates"].as_array().unwrap() {
+                touched.insert((me.to_string(), cand.as_str().unwrap().to_string()));
+            }
+            let (start, end) = (k["start"].as_u64().unwrap() as usize, k["end"].as_u64().unwrap() as usize);
+            assert_eq!(
+                text[start..end].iter().collect::<String>(),
+                k["raw"].as_str().unwrap(),
+                "offsets are code points"
+            );
+            if let Some(f) = k["file_number"].as_str()
+                && shared.contains(&fn_key(f))
+                && k["status"] == "resolved"
+            {
+                let t = by_id[k["target"].as_str().unwrap()];
+                assert_eq!(
+                    k["date"], t["doc"]["meta"]["date"],
+                    "a shared Aktenzeichen binds only when the printed date decides: {k}"
+                );
+            }
+            if k["status"] != "resolved" || !k["withheld"].is_null() {
+                continue;
+            }
+            let target = k["target"].as_str().unwrap();
+            assert_ne!(target, me, "no edge binds a decision to itself");
+            let t = by_id[target];
+            if let (Some(td), Some(md)) = (t["doc"]["meta"]["date"].as_str(), d["doc"]["meta"]["date"].as_str()) {
+                assert!(td <= md, "no edge to a later decision: {me} ({md}) -> {target} ({td})");
+            }
+            // Every resolved edge is checked against the text: the marker names one of the
+            // target's file numbers (or its ECLI).
+            let raw = fn_key(k["raw"].as_str().unwrap());
+            let names_target = t["doc"]["meta"]["file_numbers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| raw.contains(&fn_key(f.as_str().unwrap())))
+                || t["doc"]["meta"]["ecli"].as_str().is_some_and(|e| raw.contains(&fn_key(e)));
+            assert!(names_target, "{me} -> {target}: {:?} does not name the target", k["raw"]);
+            checked += 1;
+            edges.insert((me.to_string(), target.to_string()));
+        }
+    }
+    assert!(checked >= 30, "at least 30 resolved edges checked against the text, got {checked}");
+    let pairs = mention_pairs(&decisions);
+    let resolved = pairs.intersection(&edges).count();
+    let explained = pairs.iter().filter(|p| !edges.contains(*p) && touched.contains(*p)).count();
+    let unextracted = pairs.len() - resolved - explained;
+    eprintln!(
+        "citation graph: {} distinct edges; {} Aktenzeichen mention pairs: {resolved} resolved, {explained} kept unresolved with a reason (withheld or ambiguous), {unextracted} not read as a citation",
+        edges.len(),
+        pairs.len()
+    );
+    assert!(
+        resolved * 100 >= pairs.len() * 85,
+        "at least 85% of the mention pairs are edges: {resolved} of {}",
+        pairs.len()
+    );
+    assert!(
+        unextracted * 100 <= pairs.len() * 10,
+        "at most 10% of mention pairs are not read as citations: {unextracted}"
+    );
 }

@@ -1,0 +1,529 @@
+//! Citations of decisions: runs the citation scanner ([`extract::citations`]) over every
+//! decision's text, binds each case citation to a corpus decision, and builds the citation
+//! graph (petgraph) for citing counts.
+//!
+//! A case citation with a file number is bound by file number (spaces, dots and slashes
+//! folded), then narrowed by the court the citation prints and by its printed date. Statuses
+//! (closed set): `resolved`, `unresolved_ambiguous` (candidates kept), `unresolved_no_match`,
+//! `unresolved_out_of_coverage`, `unresolved_pending` (kinds not bound yet: reporter, EU and
+//! ECtHR citations, ECLIs of courts we do not hold). An edge is **withheld** — kept as a citation,
+//! never as a graph edge — when it would bind a decision to itself, to a later decision, or
+//! contradict the printed court or date; withheld edges are counted by reason.
+//!
+//! Roles: `procedural` when the citation stands in the Vorinstanz chain (in the Rubrum before
+//! the Tenor / Gründe, or the text just before it says `vorgehend`, `Vorinstanz`, `angefochtene`
+//! …), else `cited`.
+//!
+//! Output: `work/resolve/citations.jsonl` (one [`DecisionCitations`] per decision, in the order
+//! of `decisions.jsonl`) and `work/resolve/citations.json` ([`CitationSummary`]).
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use extract::citations::{CaseKind, LawVocabulary, extract as scan};
+use extract::courts::{Court, CourtTable, cited_court_fits};
+use extract::decision_stage::{self, DecisionRecord};
+use petgraph::graph::{DiGraph, NodeIndex};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// One law citation of a decision (binding to law rows happens where the rows are: `index`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LawRef {
+    pub start: usize,
+    pub end: usize,
+    pub raw: String,
+    pub book: Option<String>,
+    pub section: String,
+    pub absatz: Option<String>,
+    pub unit: String,
+    /// `§ 823 Abs. 1 BGB`; `parents` are the coarser forms (`§ 823 BGB`).
+    pub canonical: String,
+    pub parents: Vec<String>,
+    /// Index of the Normenkette this citation belongs to, if it is part of one.
+    pub chain: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CaseRef {
+    pub start: usize,
+    pub end: usize,
+    pub raw: String,
+    pub kind: String,
+    pub canonical: String,
+    /// The court as the citation prints it, and its canonical name.
+    pub court_raw: Option<String>,
+    pub court: Option<String>,
+    pub date: Option<String>,
+    pub file_number: Option<String>,
+    pub status: String,
+    /// The bound decision (ext id) when `resolved`.
+    pub target: Option<String>,
+    pub candidates: Vec<String>,
+    /// Why an edge was withheld (`self_reference`, `forward_date`, `court_contradicts`,
+    /// `date_contradicts`), or null.
+    pub withheld: Option<String>,
+    pub role: String,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DecisionCitations {
+    pub id: String,
+    pub laws: Vec<LawRef>,
+    /// Normenkette tokens of the decision: the text's canonical forms and parents plus the
+    /// rii `<norm>` field's, deduplicated.
+    pub norms: Vec<String>,
+    pub norms_from_norm_field: Vec<String>,
+    pub cases: Vec<CaseRef>,
+    /// Resolved edges into this decision (in the graph), filled for every decision.
+    pub citing_count: usize,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct CitationSummary {
+    pub decisions: usize,
+    pub law_citations: usize,
+    pub case_citations: usize,
+    pub by_status: BTreeMap<String, usize>,
+    pub withheld: BTreeMap<String, usize>,
+    pub resolved_edges: usize,
+    pub distinct_edges: usize,
+    pub sha256: String,
+}
+
+pub fn citations_path(data_dir: &Path) -> PathBuf {
+    data_dir.join("work/resolve/citations.jsonl")
+}
+
+pub fn summary_path(data_dir: &Path) -> PathBuf {
+    data_dir.join("work/resolve/citations.json")
+}
+
+pub fn read_summary(data_dir: &Path) -> Result<Option<CitationSummary>> {
+    match std::fs::read(summary_path(data_dir)) {
+        Ok(b) => Ok(Some(serde_json::from_slice(&b)?)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Streams the citations of the last run, one per decision.
+pub fn read_citations(data_dir: &Path) -> Result<impl Iterator<Item = Result<DecisionCitations>>> {
+    use std::io::BufRead;
+    let f = std::fs::File::open(citations_path(data_dir))?;
+    Ok(std::io::BufReader::new(f).lines().map(|l| Ok(serde_json::from_str(&l?)?)))
+}
+
+/// The form file numbers are compared in: no spaces, `.` as `/`, upper case.
+pub fn file_number_key(s: &str) -> String {
+    s.chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| match c {
+            '.' => '/',
+            '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' => '-',
+            c => c,
+        })
+        .flat_map(char::to_uppercase)
+        .collect()
+}
+
+struct Held {
+    ext_id: String,
+    court: Option<Court>,
+    date: Option<String>,
+}
+
+/// Words that put a citation in the Vorinstanz chain when they stand just before it.
+const PROCEDURAL_CUES: &[&str] = &[
+    "vorgehend",
+    "Vorinstanz",
+    "vorinstanzlich",
+    "angefochtene",
+    "angegriffene",
+    "Berufungsurteil",
+    "Ausgangsverfahren",
+];
+
+fn role_of(text_before: &str) -> &'static str {
+    if PROCEDURAL_CUES.iter().any(|c| text_before.contains(c)) { "procedural" } else { "cited" }
+}
+
+/// Why a citation of `court` (dated `date`) lies outside what we ingest, or None when it lies
+/// inside: a coverage bucket names the court and the date is outside its range, or no bucket
+/// names the court and we hold none of its decisions.
+fn outside_coverage(cited: &str, date: Option<&str>, courts_held: &[Court], sources: &[&str]) -> Option<String> {
+    let map = coverage_map::shipped();
+    let table = CourtTable::shipped();
+    // Only buckets of sources this run ingested speak for what is held.
+    let buckets: Vec<&coverage_map::Bucket> = map
+        .buckets
+        .iter()
+        .filter(|b| b.sources.iter().any(|s| sources.contains(&source_id(s))))
+        .filter(|b| {
+            b.court
+                .as_deref()
+                .and_then(|n| table.canonical(n))
+                .is_some_and(|bc| cited_court_fits(cited, &bc) == Some(true))
+        })
+        .collect();
+    if buckets.is_empty() {
+        let held = courts_held.iter().any(|c| cited_court_fits(cited, c) == Some(true));
+        return (!held).then(|| format!("no coverage bucket names {cited} and no decision of it is held"));
+    }
+    let d = date?;
+    let inside =
+        buckets.iter().any(|b| b.from.as_deref().is_none_or(|f| d >= f) && b.until.as_deref().is_none_or(|u| d <= u));
+    (!inside).then(|| {
+        let ranges: Vec<String> = buckets
+            .iter()
+            .map(|b| {
+                format!(
+                    "{}: {}..{}",
+                    b.bucket,
+                    b.from.as_deref().unwrap_or("open"),
+                    b.until.as_deref().unwrap_or("open")
+                )
+            })
+            .collect();
+        format!("{d} is outside the coverage of {cited} ({})", ranges.join(", "))
+    })
+}
+
+fn source_id_of_catalog(source: &str) -> &'static str {
+    match source {
+        "rii" => "rii",
+        "oldp" => "oldp",
+        _ => "",
+    }
+}
+
+/// The catalog source behind a coverage-map source name.
+fn source_id(name: &str) -> &'static str {
+    match name {
+        "rechtsprechung-im-internet.de" => "rii",
+        "Open Legal Data" => "oldp",
+        "gesetze-im-internet.de" => "gii",
+        _ => "",
+    }
+}
+
+/// Binds one case citation of decision `me` (its court and date given).
+fn bind(
+    c: &extract::citations::CaseCitation,
+    me: &Held,
+    by_fn: &HashMap<String, Vec<usize>>,
+    held: &[Held],
+    courts_held: &[Court],
+    sources: &[&str],
+) -> (String, Option<usize>, Vec<usize>, Option<String>, Option<String>) {
+    let key = match c.kind {
+        CaseKind::FileNumber | CaseKind::EuCase | CaseKind::EcthrApplication => {
+            c.file_number.as_deref().map(file_number_key)
+        }
+        CaseKind::Ecli => c.ecli.as_deref().map(|e| format!("ECLI={}", file_number_key(e))),
+        CaseKind::Reporter => None,
+    };
+    let Some(key) = key else {
+        // A reporter citation (`BVerfGE 90, 22`) names no file number: binding it needs a
+        // reporter concordance we do not have.
+        return (
+            "unresolved_pending".into(),
+            None,
+            Vec::new(),
+            None,
+            Some(format!("{:?} citations are not bound yet", c.kind)),
+        );
+    };
+    // The printed court, when it is one we can read (`OVG NRW`, `BVerwG`, `VG`).
+    let cited_court = c.court.as_deref().filter(|raw| {
+        courts_held.iter().chain(CourtTable::shipped().rows()).any(|hc| cited_court_fits(raw, hc).is_some())
+    });
+    let mut cands: Vec<usize> = by_fn.get(&key).cloned().unwrap_or_default();
+    if cands.is_empty() {
+        return match cited_court.and_then(|ct| outside_coverage(ct, c.date.as_deref(), courts_held, sources)) {
+            Some(why) => ("unresolved_out_of_coverage".into(), None, Vec::new(), None, Some(why)),
+            None => ("unresolved_no_match".into(), None, Vec::new(), None, None),
+        };
+    }
+    // Narrow by the printed court, then by the printed date.
+    if let Some(raw) = cited_court {
+        let same: Vec<usize> = cands
+            .iter()
+            .copied()
+            .filter(|&i| held[i].court.as_ref().is_some_and(|hc| cited_court_fits(raw, hc) == Some(true)))
+            .collect();
+        if same.is_empty() {
+            return ("unresolved_no_match".into(), None, cands, Some("court_contradicts".into()), None);
+        }
+        cands = same;
+    }
+    let first = held[cands[0]].court.as_ref().map(|c| &c.name);
+    if first.is_none() || cands.iter().any(|&i| held[i].court.as_ref().map(|c| &c.name) != first) {
+        return (
+            "unresolved_ambiguous".into(),
+            None,
+            cands,
+            None,
+            Some("the file number is held at several courts and the citation does not tell which".into()),
+        );
+    }
+    if let Some(d) = &c.date {
+        let same: Vec<usize> = cands.iter().copied().filter(|&i| held[i].date.as_deref() == Some(d.as_str())).collect();
+        if same.is_empty() {
+            return ("unresolved_no_match".into(), None, cands, Some("date_contradicts".into()), None);
+        }
+        cands = same;
+    }
+    if cands.len() > 1 {
+        return ("unresolved_ambiguous".into(), None, cands, None, None);
+    }
+    let t = cands[0];
+    // Withheld: the only candidate is the citing decision itself, or decided after it.
+    if held[t].ext_id == me.ext_id {
+        return ("unresolved_no_match".into(), None, cands, Some("self_reference".into()), None);
+    }
+    if let (Some(td), Some(md)) = (&held[t].date, &me.date)
+        && td > md
+    {
+        return ("unresolved_no_match".into(), None, cands, Some("forward_date".into()), None);
+    }
+    ("resolved".into(), Some(t), Vec::new(), None, None)
+}
+
+/// Extracts and binds the citations of every decision; writes the outputs.
+pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
+    if decision_stage::read_manifest(data_dir)?.is_none() {
+        return Ok(None);
+    }
+    let records: Vec<DecisionRecord> = decision_stage::read_records(data_dir)?.collect::<Result<_>>()?;
+    let held: Vec<Held> = records
+        .iter()
+        .map(|r| Held { ext_id: r.id.clone(), court: r.court.clone(), date: r.doc.meta.date.clone() })
+        .collect();
+    let mut by_fn: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut courts_held: Vec<Court> = Vec::new();
+    for (i, r) in records.iter().enumerate() {
+        let ecli = r.doc.meta.ecli.as_deref().map(|e| format!("ECLI={}", file_number_key(e)));
+        for key in r.doc.meta.file_numbers.iter().map(|f| file_number_key(f)).chain(ecli) {
+            let e = by_fn.entry(key).or_default();
+            if !e.contains(&i) {
+                e.push(i);
+            }
+        }
+        if let Some(c) = &held[i].court
+            && !courts_held.iter().any(|h| h.name == c.name)
+        {
+            courts_held.push(c.clone());
+        }
+    }
+    let vocab = LawVocabulary::shipped();
+    let table = CourtTable::shipped();
+    let mut sources: Vec<&str> = Vec::new();
+    for r in &records {
+        for s in &r.sources {
+            let id = source_id_of_catalog(&s.source);
+            if !sources.contains(&id) {
+                sources.push(id);
+            }
+        }
+    }
+    let mut out: Vec<DecisionCitations> = records
+        .par_iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let text = &r.doc.text;
+            let ex = scan(text, vocab);
+            let chars: Vec<char> = text.chars().collect();
+            // The Rubrum before the Tenor / Gründe names the Vorinstanzen: citations there are procedural.
+            let body_start = r
+                .doc
+                .sections
+                .iter()
+                .filter(|s| matches!(s.name.as_str(), "Tenor" | "Tatbestand" | "Gründe" | "Entscheidungsgründe"))
+                .map(|s| s.start)
+                .min();
+            let laws: Vec<LawRef> = ex
+                .laws
+                .iter()
+                .map(|l| LawRef {
+                    start: l.start,
+                    end: l.end,
+                    raw: l.raw.clone(),
+                    book: l.book.clone(),
+                    section: l.section.clone(),
+                    absatz: l.absatz.clone(),
+                    unit: format!("{:?}", l.unit).to_lowercase(),
+                    canonical: l.canonical.clone(),
+                    parents: l.parents.clone(),
+                    chain: ex.chains.get(l.chain).filter(|c| c.members.len() > 1).map(|c| c.canonical.clone()),
+                })
+                .collect();
+            let from_field = r
+                .doc
+                .meta
+                .norms_raw
+                .as_deref()
+                .map(|n| extract::citations::norm_field_tokens(n, vocab))
+                .unwrap_or_default();
+            let mut norms: Vec<String> = Vec::new();
+            for l in laws.iter().filter(|l| l.book.is_some()) {
+                for t in std::iter::once(&l.canonical).chain(l.parents.iter()) {
+                    if !norms.contains(t) {
+                        norms.push(t.clone());
+                    }
+                }
+            }
+            for t in &from_field {
+                if !norms.contains(t) {
+                    norms.push(t.clone());
+                }
+            }
+            let cases = ex
+                .cases
+                .iter()
+                .map(|c| {
+                    let (status, target, cands, withheld, note) =
+                        bind(c, &held[i], &by_fn, &held, &courts_held, &sources);
+                    let before: String = chars[c.start.saturating_sub(120)..c.start].iter().collect();
+                    CaseRef {
+                        start: c.start,
+                        end: c.end,
+                        raw: c.raw.clone(),
+                        kind: format!("{:?}", c.kind).to_lowercase(),
+                        canonical: c.canonical.clone(),
+                        court_raw: c.court.clone(),
+                        court: c
+                            .court
+                            .as_deref()
+                            .and_then(|n| table.canonical(n))
+                            .filter(|ct| ct.in_reference_table)
+                            .map(|ct| ct.name),
+                        date: c.date.clone(),
+                        file_number: c.file_number.clone(),
+                        status,
+                        target: target.map(|t| held[t].ext_id.clone()),
+                        candidates: cands.iter().map(|&t| held[t].ext_id.clone()).collect(),
+                        withheld,
+                        role: if body_start.is_some_and(|b| c.end <= b) {
+                            "procedural".into()
+                        } else {
+                            role_of(&before).into()
+                        },
+                        note,
+                    }
+                })
+                .collect();
+            DecisionCitations {
+                id: r.id.clone(),
+                laws,
+                norms,
+                norms_from_norm_field: from_field,
+                cases,
+                citing_count: 0,
+            }
+        })
+        .collect();
+
+    // The graph: resolved, not withheld edges; parallel citations of one pair count once.
+    let mut g: DiGraph<usize, ()> = DiGraph::new();
+    let nodes: Vec<NodeIndex> = (0..out.len()).map(|i| g.add_node(i)).collect();
+    let index_of: HashMap<&str, usize> = held.iter().enumerate().map(|(i, h)| (h.ext_id.as_str(), i)).collect();
+    let mut summary = CitationSummary { decisions: out.len(), ..Default::default() };
+    for (i, d) in out.iter().enumerate() {
+        summary.law_citations += d.laws.len();
+        summary.case_citations += d.cases.len();
+        for c in &d.cases {
+            *summary.by_status.entry(c.status.clone()).or_default() += 1;
+            if let Some(w) = &c.withheld {
+                *summary.withheld.entry(w.clone()).or_default() += 1;
+                continue;
+            }
+            if let Some(t) = c.target.as_deref().and_then(|t| index_of.get(t)) {
+                summary.resolved_edges += 1;
+                if g.find_edge(nodes[i], nodes[*t]).is_none() {
+                    g.add_edge(nodes[i], nodes[*t], ());
+                }
+            }
+        }
+    }
+    summary.distinct_edges = g.edge_count();
+    for (i, d) in out.iter_mut().enumerate() {
+        d.citing_count = g.neighbors_directed(nodes[i], petgraph::Direction::Incoming).count();
+    }
+    let mut jsonl = Vec::new();
+    for d in &out {
+        serde_json::to_writer(&mut jsonl, d)?;
+        jsonl.push(b'\n');
+    }
+    extract::write_atomic(&citations_path(data_dir), &jsonl)?;
+    summary.sha256 = {
+        use sha2::Digest;
+        hex::encode(sha2::Sha256::digest(&jsonl))
+    };
+    extract::write_atomic(&summary_path(data_dir), &serde_json::to_vec_pretty(&summary)?)?;
+    Ok(Some(summary))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn held(id: &str, court: &str, date: &str) -> Held {
+        Held { ext_id: id.into(), court: CourtTable::shipped().canonical(court), date: Some(date.into()) }
+    }
+
+    fn citation(text: &str) -> extract::citations::CaseCitation {
+        let ex = scan(text, LawVocabulary::shipped());
+        ex.cases.into_iter().next().unwrap_or_else(|| panic!("no case citation in {text:?}"))
+    }
+
+    #[test]
+    fn binding_narrows_by_court_and_date_and_withholds_what_contradicts() {
+        let hs = vec![
+            held("a", "Bundesverwaltungsgericht", "2010-01-21"),
+            held("b", "Bundesverwaltungsgericht", "2010-06-25"),
+            held("c", "Bundesgerichtshof", "2009-04-08"),
+            held("me", "Bundesverwaltungsgericht", "2012-01-01"),
+        ];
+        let mut by_fn: HashMap<String, Vec<usize>> = HashMap::new();
+        by_fn.insert(file_number_key("20 F 1.10"), vec![0, 1]);
+        by_fn.insert(file_number_key("VIII ZR 231/07"), vec![2]);
+        let courts: Vec<Court> = vec![hs[0].court.clone().unwrap(), hs[2].court.clone().unwrap()];
+        let me = &hs[3];
+        let st = |text: &str| {
+            let (s, target, cands, withheld, _) = bind(&citation(text), me, &by_fn, &hs, &courts, &["rii", "oldp"]);
+            (s, target, cands.len(), withheld)
+        };
+        assert_eq!(
+            st("vgl. BVerwG, Beschluss vom 21. Januar 2010 - 20 F 1.10 -"),
+            ("resolved".into(), Some(0), 0, None)
+        );
+        assert_eq!(st("vgl. Beschluss vom 20 F 1.10"), ("unresolved_ambiguous".into(), None, 2, None));
+        assert_eq!(st("BGH, Urteil vom 08.04.2009 - VIII ZR 231/07"), ("resolved".into(), Some(2), 0, None));
+        assert_eq!(st("BGH, Urteil vom 09.04.2009 - VIII ZR 231/07").3.as_deref(), Some("date_contradicts"));
+        assert_eq!(st("BVerwG, Urteil vom 08.04.2009 - VIII ZR 231/07").3.as_deref(), Some("court_contradicts"));
+        assert_eq!(st("BFH, Urteil vom 08.04.2009 - IX R 1/20").0, "unresolved_out_of_coverage");
+        let later = held("early", "Bundesgerichtshof", "2001-01-01");
+        let (status, _, _, w, _) = bind(
+            &citation("BGH, Urteil vom 08.04.2009 - VIII ZR 231/07"),
+            &later,
+            &by_fn,
+            &hs,
+            &courts,
+            &["rii", "oldp"],
+        );
+        assert_eq!(status, "unresolved_no_match");
+        assert_eq!(w.as_deref(), Some("forward_date"));
+        let (_, _, _, w, _) = bind(
+            &citation("BGH, Urteil vom 08.04.2009 - VIII ZR 231/07"),
+            &hs[2],
+            &by_fn,
+            &hs,
+            &courts,
+            &["rii", "oldp"],
+        );
+        assert_eq!(w.as_deref(), Some("self_reference"));
+    }
+}

@@ -1,0 +1,356 @@
+//! Citation tools: `get_case_references`, `get_citing_cases`, `get_citation_graph`,
+//! `get_cases_for_law`, `corpus_coverage`. One function per capability; MCP and REST both
+//! call these.
+//!
+//! Edges are the resolved, not withheld case citations of `resolve` (one edge per ordered pair
+//! of decisions, however often the text cites); statuses of unresolved citations are reported,
+//! never dropped. Totals are computed before paging and do not change with it.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use index::Generation;
+use rusqlite::params;
+use serde_json::{Map, Value, json};
+
+use crate::answer::{ErrorCode, ToolError};
+use crate::args::Args;
+use crate::decisions::{Decision, canonical_norm, decision_by_id, resolve_decision};
+
+fn id_arg(g: &Generation, a: &Args<'_>) -> Result<Decision, ToolError> {
+    let id = a.str_req("id", 200)?;
+    let court = a.str_opt("court", 200)?.filter(|s| !s.trim().is_empty());
+    let date = a.str_opt("date", 20)?.filter(|s| !s.trim().is_empty());
+    resolve_decision(g, &id, court.as_deref(), date.as_deref())
+}
+
+/// `get_case_references(id)`: the laws and decisions one decision cites, with marker text,
+/// offsets and what each was bound to.
+pub fn get_case_references(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
+    let d = id_arg(g, a)?;
+    let limit = a.int("limit", 500, 1, 5000)? as usize;
+    // Each row as (kind, status, the JSON the answer shows).
+    let rows: Vec<(String, Option<String>, Value)> = g.store.with(|c| {
+        let mut st = c.prepare(
+            "SELECT dc.kind, dc.start, dc.end, dc.raw, dc.canonical, dc.book, dc.section, dc.absatz, dc.law_status,
+                    dc.case_kind, dc.court, dc.court_raw, dc.date, dc.file_number, dc.status, t.ext_id, dc.candidates,
+                    dc.withheld, dc.role
+             FROM decision_citations dc LEFT JOIN decisions t ON t.id = dc.target_id
+             WHERE dc.decision_id = ?1 ORDER BY dc.start",
+        )?;
+        let rows = st
+            .query_map(params![d.id], |r| {
+                let kind: String = r.get(0)?;
+                let (start, end, raw, canonical): (i64, i64, String, String) =
+                    (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?);
+                if kind == "law" {
+                    let status: Option<String> = r.get(8)?;
+                    let v = json!({
+                        "raw": raw, "start": start, "end": end, "canonical": canonical,
+                        "book": r.get::<_, Option<String>>(5)?, "section": r.get::<_, Option<String>>(6)?,
+                        "absatz": r.get::<_, Option<String>>(7)?, "status": status,
+                    });
+                    return Ok((kind, status, v));
+                }
+                let status: Option<String> = r.get(14)?;
+                let candidates: Option<String> = r.get(16)?;
+                let v = json!({
+                    "raw": raw, "start": start, "end": end, "canonical": canonical,
+                    "kind": r.get::<_, Option<String>>(9)?, "court": r.get::<_, Option<String>>(10)?,
+                    "court_as_printed": r.get::<_, Option<String>>(11)?, "date": r.get::<_, Option<String>>(12)?,
+                    "file_number": r.get::<_, Option<String>>(13)?, "status": status,
+                    "target_id": r.get::<_, Option<String>>(15)?,
+                    "candidates": candidates.and_then(|c| serde_json::from_str::<Value>(&c).ok()).unwrap_or(json!([])),
+                    "withheld": r.get::<_, Option<String>>(17)?, "role": r.get::<_, Option<String>>(18)?,
+                });
+                Ok((kind, status, v))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    })?;
+    let mut laws = Vec::new();
+    let mut cases = Vec::new();
+    let mut law_status: BTreeMap<String, usize> = BTreeMap::new();
+    let mut case_status: BTreeMap<String, usize> = BTreeMap::new();
+    for (kind, status, v) in rows {
+        let (list, counts) = if kind == "law" { (&mut laws, &mut law_status) } else { (&mut cases, &mut case_status) };
+        *counts.entry(status.unwrap_or_default()).or_default() += 1;
+        list.push(v);
+    }
+    let norms: Vec<String> = g.store.with(|c| {
+        let mut st = c.prepare("SELECT norm FROM decision_norms WHERE decision_id = ?1 ORDER BY norm")?;
+        let rows = st.query_map(params![d.id], |r| r.get(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    })?;
+    let mut out = Map::new();
+    out.insert("decision".into(), d.summary());
+    out.insert("law_citations_total".into(), json!(laws.len()));
+    out.insert("law_citations_by_status".into(), json!(law_status));
+    out.insert("case_citations_total".into(), json!(cases.len()));
+    out.insert("case_citations_by_status".into(), json!(case_status));
+    out.insert("truncated".into(), json!(laws.len() > limit || cases.len() > limit));
+    laws.truncate(limit);
+    cases.truncate(limit);
+    out.insert("normenkette".into(), json!(norms));
+    out.insert("laws".into(), Value::Array(laws));
+    out.insert("cases".into(), Value::Array(cases));
+    out.insert(
+        "statuses".into(),
+        json!({
+            "law": "bound (the § / Absatz exists in the current text), section_absent_in_current_text, absatz_absent_in_current_text, statute_unknown (a law we do not hold), book_not_named, book_ambiguous",
+            "case": "resolved, unresolved_ambiguous (candidates), unresolved_no_match, unresolved_out_of_coverage, unresolved_pending (reporter citations are not bound yet); withheld says why a match is not an edge",
+        }),
+    );
+    Ok(out)
+}
+
+/// `(citing ext id, role, citations)` of every decision citing `id`.
+fn citing_of(g: &Generation, id: i64) -> Result<Vec<(i64, String, i64)>, ToolError> {
+    Ok(g.store.with(|c| {
+        let mut st = c.prepare("SELECT citing_id, role, citations FROM citation_edges WHERE cited_id = ?1")?;
+        let rows = st
+            .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    })?)
+}
+
+fn cited_by(g: &Generation, id: i64) -> Result<Vec<(i64, String, i64)>, ToolError> {
+    Ok(g.store.with(|c| {
+        let mut st = c.prepare("SELECT cited_id, role, citations FROM citation_edges WHERE citing_id = ?1")?;
+        let rows = st
+            .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    })?)
+}
+
+/// `get_citing_cases(id, limit?, offset?)`: decisions that cite this one (resolved edges).
+pub fn get_citing_cases(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
+    let d = id_arg(g, a)?;
+    let limit = a.int("limit", 20, 1, 200)? as usize;
+    let offset = a.int("offset", 0, 0, 1_000_000)? as usize;
+    let mut rows = Vec::new();
+    for (cid, role, n) in citing_of(g, d.id)? {
+        rows.push((decision_by_id(g, cid)?, role, n));
+    }
+    rows.sort_by(|a, b| b.0.date.cmp(&a.0.date).then(a.0.id.cmp(&b.0.id)));
+    let total = rows.len();
+    let page: Vec<Value> = rows
+        .iter()
+        .skip(offset)
+        .take(limit)
+        .map(|(x, role, n)| {
+            let mut v = x.summary();
+            v["role"] = json!(role);
+            v["citations_in_text"] = json!(n);
+            v
+        })
+        .collect();
+    let mut out = Map::new();
+    out.insert("decision".into(), d.summary());
+    out.insert("total".into(), json!(total));
+    out.insert("total_basis".into(), json!("held decisions with a resolved citation of this decision"));
+    out.insert("has_more".into(), json!(offset + page.len() < total));
+    out.insert("sort".into(), json!("date_desc"));
+    out.insert("results".into(), Value::Array(page));
+    Ok(out)
+}
+
+/// `get_citation_graph(id, direction?, depth?, max_nodes?)`: the neighbourhood of a decision.
+pub fn get_citation_graph(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
+    let d = id_arg(g, a)?;
+    let direction = a.str_opt("direction", 20)?.unwrap_or_else(|| "both".into());
+    if !matches!(direction.as_str(), "outgoing" | "incoming" | "both") {
+        return Err(ToolError::invalid(format!("unknown direction {direction:?}"), "Use outgoing, incoming or both."));
+    }
+    let depth = a.int("depth", 1, 1, 2)? as usize;
+    let max_nodes = a.int("max_nodes", 50, 1, 500)? as usize;
+    // Breadth first; each distinct decision once, at its smallest depth.
+    let mut seen: HashMap<i64, (usize, String, String)> = HashMap::new(); // id -> (depth, via direction, role)
+    let mut edges: Vec<Value> = Vec::new();
+    let mut frontier = vec![d.id];
+    let mut capped = false;
+    let mut reachable: HashSet<i64> = HashSet::new();
+    for level in 1..=depth {
+        let mut next = Vec::new();
+        for &from in &frontier {
+            let mut hops: Vec<(i64, i64, String, i64, &str)> = Vec::new(); // (other, citing, role, n, dir)
+            if direction != "incoming" {
+                hops.extend(cited_by(g, from)?.into_iter().map(|(o, r, n)| (o, from, r, n, "outgoing")));
+            }
+            if direction != "outgoing" {
+                hops.extend(citing_of(g, from)?.into_iter().map(|(o, r, n)| (o, o, r, n, "incoming")));
+            }
+            for (other, citing, role, n, dir) in hops {
+                if other == d.id {
+                    continue;
+                }
+                reachable.insert(other);
+                let cited = if citing == from { other } else { from };
+                if !seen.contains_key(&other) {
+                    if seen.len() >= max_nodes {
+                        capped = true;
+                        continue;
+                    }
+                    seen.insert(other, (level, dir.to_string(), role.clone()));
+                    next.push(other);
+                }
+                edges.push(json!({"citing": citing, "cited": cited, "role": role, "citations_in_text": n}));
+            }
+        }
+        frontier = next;
+    }
+    let mut ext: HashMap<i64, String> = HashMap::from([(d.id, d.ext_id.clone())]);
+    let mut nodes = Vec::new();
+    let mut ordered: Vec<(&i64, &(usize, String, String))> = seen.iter().collect();
+    ordered.sort_by_key(|(id, (lvl, ..))| (*lvl, **id));
+    for (id, (lvl, dir, role)) in ordered {
+        let x = decision_by_id(g, *id)?;
+        ext.insert(*id, x.ext_id.clone());
+        let mut v = x.summary();
+        v["depth"] = json!(lvl);
+        v["reached_by"] = json!(dir);
+        v["role"] = json!(role);
+        v["status"] = json!("resolved");
+        nodes.push(v);
+    }
+    let edges: Vec<Value> = edges
+        .into_iter()
+        .filter_map(|e| {
+            let c = ext.get(&e["citing"].as_i64()?)?;
+            let t = ext.get(&e["cited"].as_i64()?)?;
+            Some(json!({"citing": c, "cited": t, "role": e["role"], "citations_in_text": e["citations_in_text"]}))
+        })
+        .collect();
+    // What the root cites that is not an edge: by status, so absences are visible.
+    let unresolved: BTreeMap<String, i64> = g.store.with(|c| {
+        let mut st = c.prepare(
+            "SELECT CASE WHEN withheld IS NOT NULL THEN 'withheld:' || withheld ELSE status END, COUNT(*)
+             FROM decision_citations WHERE decision_id = ?1 AND kind = 'case' AND NOT (status = 'resolved' AND withheld IS NULL)
+             GROUP BY 1",
+        )?;
+        let rows = st.query_map(params![d.id], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<BTreeMap<_, _>>>()?;
+        Ok(rows)
+    })?;
+    let mut out = Map::new();
+    out.insert("root".into(), d.summary());
+    out.insert("direction".into(), json!(direction));
+    out.insert("depth".into(), json!(depth));
+    out.insert("total_nodes".into(), json!(reachable.len()));
+    out.insert(
+        "total_basis".into(),
+        json!("distinct held decisions linked to the root by resolved citations within depth (root excluded)"),
+    );
+    out.insert("returned_nodes".into(), json!(nodes.len()));
+    out.insert("node_cap".into(), json!(max_nodes));
+    out.insert("capped".into(), json!(capped));
+    out.insert("nodes".into(), Value::Array(nodes));
+    out.insert("edges".into(), Value::Array(edges));
+    out.insert("root_unresolved_citations".into(), json!(unresolved));
+    Ok(out)
+}
+
+/// `get_cases_for_law(book, section, sort?, limit?, offset?)`: decisions citing a § / Artikel.
+pub fn get_cases_for_law(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
+    let book = a.str_req("book", 100)?;
+    let section = a.str_req("section", 100)?;
+    let sort = a.str_opt("sort", 20)?.unwrap_or_else(|| "date".into());
+    if !matches!(sort.as_str(), "date" | "most_cited") {
+        return Err(ToolError::invalid(format!("unknown sort {sort:?}"), "Use date (newest first) or most_cited."));
+    }
+    let limit = a.int("limit", 20, 1, 200)? as usize;
+    let offset = a.int("offset", 0, 0, 1_000_000)? as usize;
+    let designation = section.trim();
+    let marker =
+        if designation.starts_with('§') || designation.to_lowercase().starts_with("art") { "" } else { "§ " };
+    let given = format!("{marker}{designation} {book}");
+    let token = canonical_norm(&given)?;
+    let mut ds: Vec<Decision> = g
+        .store
+        .with(|c| {
+            let mut st = c.prepare("SELECT DISTINCT decision_id FROM decision_norms WHERE norm = ?1")?;
+            let ids = st.query_map(params![token], |r| r.get::<_, i64>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(ids)
+        })?
+        .into_iter()
+        .map(|id| decision_by_id(g, id))
+        .collect::<Result<_, _>>()?;
+    if sort == "most_cited" {
+        ds.sort_by(|a, b| b.citing_count.cmp(&a.citing_count).then(b.date.cmp(&a.date)).then(a.id.cmp(&b.id)));
+    } else {
+        ds.sort_by(|a, b| b.date.cmp(&a.date).then(a.id.cmp(&b.id)));
+    }
+    let total = ds.len();
+    let rows: Vec<Value> = ds.iter().skip(offset).take(limit).map(Decision::summary).collect();
+    let mut out = Map::new();
+    out.insert("norm".into(), json!({"given": given, "canonical": token}));
+    out.insert("sort".into(), json!(sort));
+    out.insert("total".into(), json!(total));
+    out.insert(
+        "total_basis".into(),
+        json!("held decisions whose text or norm field cites this norm (finer citations such as Abs. included)"),
+    );
+    out.insert("has_more".into(), json!(offset + rows.len() < total));
+    out.insert("results".into(), Value::Array(rows));
+    Ok(out)
+}
+
+/// `corpus_coverage()`: what is ingested (the coverage map) and what is held (measured).
+pub fn corpus_coverage(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
+    let branch = a.str_opt("branch", 40)?.filter(|s| !s.is_empty());
+    let map = coverage_map::shipped();
+    let held: Vec<Value> = g.store.with(|c| {
+        let mut st = c.prepare(
+            "SELECT name, court_type, branch, level, land, decision_count, earliest, latest FROM courts
+             WHERE decision_count > 0 AND (?1 IS NULL OR branch = ?1) ORDER BY decision_count DESC, name",
+        )?;
+        let rows = st
+            .query_map(params![branch], |r| {
+                Ok(json!({
+                    "court": r.get::<_, String>(0)?, "type": r.get::<_, Option<String>>(1)?,
+                    "branch": r.get::<_, String>(2)?, "level": r.get::<_, Option<i64>>(3)?,
+                    "land": r.get::<_, Option<String>>(4)?, "decisions": r.get::<_, i64>(5)?,
+                    "earliest": r.get::<_, Option<String>>(6)?, "latest": r.get::<_, Option<String>>(7)?,
+                }))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    })?;
+    let mut by_branch: BTreeMap<String, i64> = BTreeMap::new();
+    for h in &held {
+        *by_branch.entry(h["branch"].as_str().unwrap_or("").to_string()).or_default() +=
+            h["decisions"].as_i64().unwrap_or(0);
+    }
+    let sources = &g.manifest.sources;
+    let buckets: Vec<Value> = map
+        .buckets
+        .iter()
+        .map(|b| {
+            let source_present = b.sources.iter().any(|s| match s.as_str() {
+                "gesetze-im-internet.de" => sources.get("gii").is_some_and(|x| x.records > 0),
+                "rechtsprechung-im-internet.de" | "Open Legal Data" => {
+                    sources.get("decisions").is_some_and(|x| x.records > 0)
+                }
+                _ => false,
+            });
+            let mut v = serde_json::to_value(b).unwrap_or(Value::Null);
+            v["source_in_this_generation"] = json!(source_present);
+            v
+        })
+        .collect();
+    let mut out = Map::new();
+    out.insert("as_of".into(), json!(map.as_of));
+    out.insert("generation_built_at".into(), json!(g.manifest.built_at));
+    out.insert("buckets".into(), json!(buckets));
+    out.insert("held_by_branch".into(), json!(by_branch));
+    out.insert("held_by_court".into(), json!(held));
+    out.insert(
+        "how_to_read".into(),
+        json!("buckets say what the pipeline ingests and whether that is exhaustive; held_* are measured from this generation. An absence inside an exhaustive bucket is evidence; an absence outside every bucket is not."),
+    );
+    if branch.is_some() {
+        out.insert("filters_applied".into(), json!({"branch": branch}));
+    }
+    let _ = ErrorCode::InvalidArgument;
+    Ok(out)
+}
