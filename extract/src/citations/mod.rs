@@ -272,8 +272,12 @@ impl<'a> Sc<'a> {
         let w = self.s(i);
         let first = w.as_bytes()[0];
         if first.is_ascii_lowercase() {
-            // Lower-case words start nothing but an ECtHR number (`no. 41723/06`).
-            return if w == "no" { self.eu_case_at(i) } else { None };
+            // Lower-case words start nothing but an ECtHR number (`no. 41723/06`) and `wistra`.
+            return match w {
+                "no" => self.eu_case_at(i),
+                "wistra" => self.reporter_case_at(i),
+                _ => None,
+            };
         }
         let n = w.len();
         match (first, n) {
