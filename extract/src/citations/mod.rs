@@ -26,8 +26,28 @@
 //! Every `start`/`end` is a code-point offset into the text, end exclusive, and
 //! `raw == text.chars().skip(start).take(end - start)`. The scanner is a single pass over tokens
 //! ([`scan`]) with short forward/backward walks from triggers; it never panics and allocates only
-//! the token vector and its results. Types are `Send + Sync`; run documents in parallel with rayon
-//! at the call site.
+//! the token vector (reused per thread) and its results. Types are `Send + Sync`; run documents
+//! in parallel with rayon at the call site.
+//!
+//! # Data
+//!
+//! `extract/reference/law-vocabulary.tsv` (≈ 14,000 forms, 0.5 MB: every jurabk/amtabk, short
+//! and long title of the 6,821 laws of `../shared/data/gii`, refex's law-book codes, the aliases of
+//! `law-aliases.tsv`), `reporters.tsv` and `registerzeichen.tsv` are `include_str!`'d; regenerate
+//! them with `python3 scripts/gen-law-vocabulary.py` (deterministic, diffs cleanly).
+//!
+//! # Conventions worth knowing
+//!
+//! - A citation never runs across a paragraph break (an empty line or a line holding only a
+//!   Randnummer); a single line break (PDF text) does not stop it.
+//! - A book written after the last member applies to the members before it (`book_inherited`);
+//!   a member that names no book at all keeps `book: None` and a canonical token without book.
+//! - Unknown books are kept when they look like a law (`BbgHG`, `Berliner Straßengesetz`), with
+//!   `book_known: false`; contract look-alikes (`MV`, `TV…`, `AGB`, `des Mietvertrags`) are
+//!   refused. `Art. 100 BV` and `Artikel 190 des Vertrages` are articles of a constitution and a
+//!   treaty, not refused.
+//! - Journal citations with an author before them are flagged `literature` (refex's gold types
+//!   them `case`, LER's does not mark them).
 
 mod case;
 mod law;
