@@ -18,7 +18,8 @@
 //!   - [`Extraction::refused`]: [`RefusedLookalike`]s — `§ 13 MV` (a contract clause) or the `§`
 //!     inside `Buchholz 310 § 132 VwGO Nr. 129` — not taken for statutes, with the reason.
 //! - [`norm_field_tokens`]: the canonical tokens of a rii `<norm>` field
-//!   (`"§ 32 Abs 1 BVerfGG, Art 38 Abs 1 S 2 GG"`).
+//!   (`"§ 32 Abs 1 BVerfGG, Art 38 Abs 1 S 2 GG"`); [`decision_norm_tokens`] joins them with the
+//!   laws the text cites (a decision's Normenkette from both sources).
 //! - [`LawVocabulary::shipped`]: the vocabulary embedded in the crate (law books of the statutes
 //!   corpus + refex codes + aliases, reporters, Registerzeichen), loaded once.
 //! - [`spans`]: the benchmark conventions (refex's and LER's) as span lists.
@@ -251,6 +252,19 @@ pub fn norm_field_tokens(field: &str, vocab: &LawVocabulary) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for l in &ex.laws {
         if l.book.is_some() && !out.contains(&l.canonical) {
+            out.push(l.canonical.clone());
+        }
+    }
+    out
+}
+
+/// A decision's Normenkette as canonical tokens: the rii `<norm>` field's tokens (if any) first,
+/// then every law the text cites with a book, each once. Both sources feed it (DESIGN §3).
+pub fn decision_norm_tokens(norm_field: Option<&str>, text: &Extraction, vocab: &LawVocabulary) -> Vec<String> {
+    let mut out = norm_field.map(|f| norm_field_tokens(f, vocab)).unwrap_or_default();
+    let mut seen: std::collections::HashSet<String> = out.iter().cloned().collect();
+    for l in &text.laws {
+        if l.book.is_some() && seen.insert(l.canonical.clone()) {
             out.push(l.canonical.clone());
         }
     }

@@ -284,6 +284,13 @@ fn norm_field_of_the_shared_rii_file() {
 }
 
 #[test]
+fn decision_norms_join_the_norm_field_and_the_text() {
+    let text = ex("Die Beschwerde ist nach § 32 Abs. 1 BVerfGG unzulässig; Art. 19 Abs. 4 GG gilt.");
+    let t = decision_norm_tokens(Some("§ 32 Abs 1 BVerfGG, Art 38 Abs 1 S 1 GG"), &text, LawVocabulary::shipped());
+    assert_eq!(t, vec!["§ 32 Abs. 1 BVerfGG", "Art. 38 Abs. 1 Satz 1 GG", "Art. 19 Abs. 4 GG"]);
+}
+
+#[test]
 fn plural_list_goes_on_after_a_book() {
     let e = ex("beruhen auf §§ 167 VwGO, 708 Nr. 11, 711 ZPO.");
     let c: Vec<_> = e.laws.iter().map(|l| l.canonical.as_str()).collect();
