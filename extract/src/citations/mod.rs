@@ -486,9 +486,6 @@ fn name_candidate(w: &str) -> bool {
     if b.len() < 4 {
         return false;
     }
-    if b.iter().any(u8::is_ascii_digit) {
-        return true;
-    }
     // Every ending below ends in one of these bytes (after an inflection ending is cut); most
     // nouns are rejected here without stemming.
     let last = b[b.len() - 1];
