@@ -304,7 +304,7 @@ impl<'a> Sc<'a> {
                 && self.s(j) == ","
                 && self.is_num(j + 1)
                 && members.last().is_some_and(|m| m.book.is_some())
-                && members.iter().any(|m| self.kind(self.tok_at(m.start) + 1) == Some(Kind::Para))
+                && members.first().is_some_and(|m| self.kind(self.tok_at(m.start) + 1) == Some(Kind::Para))
             {
                 let mut probe = Member::default();
                 if let Some(after) = self.section(j + 1, &mut probe) {

@@ -596,7 +596,7 @@ fn splice() -> impl proptest::strategy::Strategy<Value = String> {
 }
 
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig { cases: 400, ..Default::default() })]
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 1000, ..Default::default() })]
 
     #[test]
     fn never_panics_on_arbitrary_unicode(text in "\\PC*|.*") {
@@ -613,6 +613,22 @@ proptest::proptest! {
         let _ = spans(&text, &e, Convention::Refex);
         let _ = spans(&text, &e, Convention::Ler);
     }
+}
+
+#[test]
+fn long_lists_and_chains_stay_linear() {
+    // Pathological inputs: one huge list, one huge i.V.m. chain, number soup. Each must finish
+    // fast (quadratic work would take minutes at this size in the debug profile).
+    let t0 = std::time::Instant::now();
+    let list = format!("§§ {}1 BGB", "1, ".repeat(30_000));
+    assert_eq!(ex(&list).laws.len(), 30_001);
+    let chain = format!("{}§ 1 BGB", "§ 1 i.V.m. ".repeat(20_000));
+    assert_eq!(ex(&chain).chains.len(), 1);
+    let soup = "1/1/1 2 BvR 1/19 ".repeat(20_000);
+    let _ = ex(&soup);
+    let signs = "§".repeat(50_000);
+    assert!(ex(&signs).laws.is_empty());
+    assert!(t0.elapsed().as_secs() < 15, "took {:?}", t0.elapsed());
 }
 
 const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared");
