@@ -37,6 +37,12 @@ pub enum ErrorCode {
     CourtNotFound,
     /// The decision has no section of that name; `available_sections` lists its sections.
     SectionNotInDecision,
+    /// The text is longer than one call checks.
+    TextTooLong,
+    /// The text is shorter than a passage worth checking.
+    TextTooShort,
+    /// The text shows too few signs of German legal writing.
+    NotGermanLegalText,
     /// No generation is loaded yet (the server is starting or none was published).
     NoGeneration,
     /// The handler ran out of time.
@@ -58,6 +64,9 @@ impl ErrorCode {
             ErrorCode::DecisionAmbiguous => "decision_ambiguous",
             ErrorCode::CourtNotFound => "court_not_found",
             ErrorCode::SectionNotInDecision => "section_not_in_decision",
+            ErrorCode::TextTooLong => "text_too_long",
+            ErrorCode::TextTooShort => "text_too_short",
+            ErrorCode::NotGermanLegalText => "not_german_legal_text",
             ErrorCode::NoGeneration => "no_generation",
             ErrorCode::Timeout => "timeout",
             ErrorCode::InternalError => "internal_error",
@@ -67,7 +76,11 @@ impl ErrorCode {
     /// HTTP status of this refusal on the REST transport.
     pub fn http_status(self) -> u16 {
         match self {
-            ErrorCode::InvalidArgument | ErrorCode::OffsetOutOfRange => 400,
+            ErrorCode::InvalidArgument
+            | ErrorCode::OffsetOutOfRange
+            | ErrorCode::TextTooShort
+            | ErrorCode::NotGermanLegalText => 400,
+            ErrorCode::TextTooLong => 413,
             ErrorCode::BookNotFound
             | ErrorCode::SectionNotFound
             | ErrorCode::DecisionNotFound

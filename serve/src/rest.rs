@@ -93,6 +93,52 @@ pub async fn platform(State(app): State<Arc<App>>) -> Response {
     call_named(&app, "get_platform_info", Map::new()).await
 }
 
+/// `POST /api/citations/check`: the body is the text itself (`text/plain`), or a JSON object
+/// with `text` and `reference_date`; the answer is `check_citations`'s.
+pub async fn check_citations(
+    State(app): State<Arc<App>>,
+    Query(q): Query<HashMap<String, String>>,
+    headers: axum::http::HeaderMap,
+    body: Bytes,
+) -> Response {
+    let is_json = headers
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    let mut args = args_from_query(q);
+    if is_json {
+        match serde_json::from_slice::<Value>(&body) {
+            Ok(Value::Object(m)) => args.extend(m),
+            _ => {
+                let e = crate::answer::ToolError::invalid(
+                    "the JSON body must be an object with `text`",
+                    "Send {\"text\": \"…\"} or the plain text with Content-Type: text/plain.",
+                );
+                return (
+                    StatusCode::BAD_REQUEST,
+                    Json(Value::Object(crate::answer::with_envelope(e.payload(), None, &[]))),
+                )
+                    .into_response();
+            }
+        }
+    } else {
+        match String::from_utf8(body.to_vec()) {
+            Ok(text) => {
+                args.insert("text".into(), Value::String(text));
+            }
+            Err(_) => {
+                let e = crate::answer::ToolError::invalid("the body is not UTF-8 text", "Send the text as UTF-8.");
+                return (
+                    StatusCode::BAD_REQUEST,
+                    Json(Value::Object(crate::answer::with_envelope(e.payload(), None, &[]))),
+                )
+                    .into_response();
+            }
+        }
+    }
+    call_named(&app, "check_citations", args).await
+}
+
 /// `POST /api/tools/{name}` with the arguments as a JSON object: any tool, as over MCP.
 pub async fn call_tool(State(app): State<Arc<App>>, Path(name): Path<String>, body: Bytes) -> Response {
     let Some(tool) = tools::find(&name) else {

@@ -1,0 +1,777 @@
+//! The hallucination guard: `check_citations` over a whole text and `validate_citation` for one
+//! citation. Both run the same scanner as the pipeline ([`extract::citations`]) and the same
+//! verdict function ([`Checker::law_finding`], [`Checker::case_finding`]).
+//!
+//! Verdicts (closed set, seed 002): `verified_corpus`, `not_found`, `out_of_coverage`,
+//! `ambiguous`, `unverifiable`, `discrepancy`. The rule that matters most: **`verified_corpus`
+//! only when the exact § (and Absatz, where one is cited and could be checked) exists in the
+//! current text of a law we hold, or when exactly one held decision matches the file number and
+//! nothing the citation prints (court, date, decision kind) contradicts it.** Anything that
+//! cannot be checked is `unverifiable` with its reason, never a guess.
+//!
+//! Offsets are Unicode code points into the exact input (CRLF, emoji and combining characters
+//! count as what they are); `raw_text` is always `input[start..end]`.
+
+use std::collections::BTreeMap;
+
+use extract::citations::{CaseCitation, CaseKind, LawCitation, LawVocabulary, RefusalReason, extract as scan};
+use extract::courts::{CourtTable, cited_court_fits, fold};
+use index::Generation;
+use index::store::{ecli_norm, file_number_norm};
+use rusqlite::params;
+use serde_json::{Map, Value, json};
+
+use crate::answer::{ErrorCode, ToolError};
+use crate::args::Args;
+use crate::decisions::Decision;
+use crate::laws::{Law, resolve_book};
+
+pub const MIN_CHARS: usize = 50;
+pub const MAX_CHARS: usize = 20_000;
+/// Losses listed at most; `extraction.losses_total` counts them all.
+const MAX_LOSSES_LISTED: usize = 200;
+
+/// Land suffixes and prefixes of Land-law abbreviations (`BauO LSA`, `BayBO`, `IFG NRW`).
+const LAND_MARKS: &[(&str, &str)] = &[
+    ("NRW", "Nordrhein-Westfalen"),
+    ("NW", "Nordrhein-Westfalen"),
+    ("LSA", "Sachsen-Anhalt"),
+    ("ST", "Sachsen-Anhalt"),
+    ("BW", "Baden-Württemberg"),
+    ("Bln", "Berlin"),
+    ("Bbg", "Brandenburg"),
+    ("BB", "Brandenburg"),
+    ("HH", "Hamburg"),
+    ("Hmb", "Hamburg"),
+    ("MV", "Mecklenburg-Vorpommern"),
+    ("M-V", "Mecklenburg-Vorpommern"),
+    ("RP", "Rheinland-Pfalz"),
+    ("RhPf", "Rheinland-Pfalz"),
+    ("SH", "Schleswig-Holstein"),
+    ("S-H", "Schleswig-Holstein"),
+    ("SL", "Saarland"),
+    ("Saarl", "Saarland"),
+    ("TH", "Thüringen"),
+    ("Thür", "Thüringen"),
+    ("SN", "Sachsen"),
+    ("Sächs", "Sachsen"),
+    ("HE", "Hessen"),
+    ("Hess", "Hessen"),
+    ("NI", "Niedersachsen"),
+    ("Nds", "Niedersachsen"),
+    ("BY", "Bayern"),
+    ("Bay", "Bayern"),
+    ("HB", "Bremen"),
+    ("Brem", "Bremen"),
+];
+
+/// Land laws known by name without a Land mark (the Land is then not told).
+const LAND_LAW_NAMES: &[&str] =
+    &["LBO", "NBauO", "HBO", "LBauO", "LIFG", "AIG", "HmbTG", "IZG", "LUIG", "LDSG", "LVwVfG"];
+
+/// The Land of a Land-law abbreviation, `Some(None)` when it is Land law of an untold Land.
+fn land_of(book: &str) -> Option<Option<&'static str>> {
+    let words: Vec<&str> = book.split_whitespace().collect();
+    if let Some(last) = words.last().filter(|_| words.len() > 1)
+        && let Some((_, land)) = LAND_MARKS.iter().find(|(m, _)| m == last)
+    {
+        return Some(Some(land));
+    }
+    let first = words.first()?;
+    for (mark, land) in LAND_MARKS.iter().filter(|(m, _)| m.len() >= 3) {
+        if let Some(rest) = first.strip_prefix(mark)
+            && rest.chars().next().is_some_and(char::is_uppercase)
+        {
+            return Some(Some(land));
+        }
+    }
+    LAND_LAW_NAMES.contains(first).then_some(None)
+}
+
+fn is_eu_or_international(book: &str) -> bool {
+    let b = book.replace(['(', ')'], " ");
+    let words: Vec<&str> = b.split_whitespace().collect();
+    words.iter().any(|w| {
+        matches!(
+            *w,
+            "EG" | "EU"
+                | "EWG"
+                | "EGV"
+                | "AEUV"
+                | "EUV"
+                | "GRCh"
+                | "GRC"
+                | "EMRK"
+                | "VO"
+                | "RL"
+                | "Richtlinie"
+                | "Verordnung"
+        )
+    }) || book.contains("/EG")
+        || book.contains("/EU")
+        || book.contains("/EWG")
+}
+
+/// One finding of the checker.
+pub struct Finding {
+    pub start: usize,
+    pub end: usize,
+    pub raw: String,
+    pub kind: &'static str,
+    pub verdict: &'static str,
+    pub reason: Option<String>,
+    /// Key of the distinct citation (the matched decision or law row, else the canonical form).
+    pub key: String,
+    pub body: Map<String, Value>,
+}
+
+impl Finding {
+    fn json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("start".into(), json!(self.start));
+        m.insert("end".into(), json!(self.end));
+        m.insert("raw_text".into(), json!(self.raw));
+        m.insert("kind".into(), json!(self.kind));
+        m.insert("verdict".into(), json!(self.verdict));
+        m.insert("reason".into(), json!(self.reason));
+        m.insert("citation_key".into(), json!(self.key));
+        m.extend(self.body.clone());
+        Value::Object(m)
+    }
+}
+
+pub struct Checker<'g> {
+    g: &'g Generation,
+    reference_date: Option<String>,
+}
+
+impl<'g> Checker<'g> {
+    pub fn new(g: &'g Generation, reference_date: Option<String>) -> Self {
+        Checker { g, reference_date }
+    }
+
+    /// The verdict for one law citation.
+    pub fn law_finding(&self, l: &LawCitation) -> Result<Finding, ToolError> {
+        let mut body = Map::new();
+        body.insert("canonical".into(), json!(l.canonical));
+        let book_raw = l.book_raw.clone().or_else(|| l.book.clone());
+        let mut f = Finding {
+            start: l.start,
+            end: l.end,
+            raw: l.raw.clone(),
+            kind: "law",
+            verdict: "unverifiable",
+            reason: None,
+            key: l.canonical.clone(),
+            body,
+        };
+        let scope = |f: &mut Finding, subdivision: &str| {
+            f.body.insert(
+                "check_scope".into(),
+                json!({"subdivision": subdivision, "article_text": "current consolidated text (gesetze-im-internet.de)", "court": Value::Null}),
+            );
+        };
+        let Some(book) = l.book.clone() else {
+            f.reason = Some("law_not_named".into());
+            f.body.insert("advisory".into(), json!("Die Norm nennt kein Gesetz; ohne Gesetz ist sie nicht prüfbar."));
+            scope(&mut f, "not_checked");
+            return Ok(f);
+        };
+        let old_version = l.version.as_deref().is_some_and(|v| v.to_lowercase().contains("a"))
+            || fold(&l.raw).contains("a f")
+            || book.contains("a.F.");
+        let book = book.replace(" a.F.", "").replace(" aF", "");
+        // A renamed or repealed law: the citation may be right for its time, but we hold only
+        // the current text.
+        if let Some(raw) = &book_raw
+            && let Some(adv) = self.superseded(raw)?
+        {
+            f.verdict = "unverifiable";
+            f.reason = Some("superseded_instrument".into());
+            f.body.insert("pre_reform_advisory".into(), adv);
+            scope(&mut f, "not_checked");
+            return Ok(f);
+        }
+        if old_version {
+            f.verdict = "unverifiable";
+            f.reason = Some("old_version_cited".into());
+            f.body.insert(
+                "pre_reform_advisory".into(),
+                json!({"note": "Zitiert wird eine alte Fassung (a.F.); gehalten wird nur die geltende Fassung, die alte Fassung ist nicht prüfbar."}),
+            );
+            scope(&mut f, "not_checked");
+            return Ok(f);
+        }
+        let law: Law = match resolve_book(self.g, &book) {
+            Ok(law) => law,
+            Err(e) if e.code == ErrorCode::BookNotFound => {
+                f.verdict = "not_found";
+                if let Some(land) = land_of(&book) {
+                    f.reason = Some("state_law".into());
+                    f.body.insert(
+                        "coverage".into(),
+                        json!({"status": "out_of_scope", "scope": "no_state_law", "instrument": book, "state": land}),
+                    );
+                    f.body.insert(
+                        "advisory".into(),
+                        json!(format!(
+                            "Landesrecht{} wird nicht gehalten: Dieses Werkzeug prüft nur Bundesrecht. Die Norm ist damit weder bestätigt noch widerlegt.",
+                            land.map(|l| format!(" ({l})")).unwrap_or_default()
+                        )),
+                    );
+                } else if is_eu_or_international(&book) {
+                    f.reason = Some("eu_or_international_law".into());
+                    f.body.insert(
+                        "coverage".into(),
+                        json!({"status": "out_of_scope", "scope": "no_eu_or_international_law", "instrument": book}),
+                    );
+                    f.body.insert(
+                        "advisory".into(),
+                        json!(
+                            "Unions- und Völkerrecht wird nicht gehalten; die Norm ist weder bestätigt noch widerlegt."
+                        ),
+                    );
+                } else {
+                    f.reason = Some("statute_unknown".into());
+                    f.body.insert("evidence".into(), json!({"reason": "statute_unknown", "book": book}));
+                }
+                scope(&mut f, "not_checked");
+                return Ok(f);
+            }
+            Err(e) if e.code == ErrorCode::BookAmbiguous => {
+                f.reason = Some("book_ambiguous".into());
+                f.body.insert("evidence".into(), json!({"book": book, "candidates": e.details.get("candidates")}));
+                scope(&mut f, "not_checked");
+                return Ok(f);
+            }
+            Err(e) => return Err(e),
+        };
+        f.body.insert("law".into(), law.summary());
+        let key = extract::law::section_key(&l.section);
+        let absaetze: Vec<String> = self.g.store.with(|c| {
+            let mut st = c.prepare_cached("SELECT absaetze FROM sections WHERE law_id = ?1 AND key = ?2")?;
+            let rows = st.query_map(params![law.id, key], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+            Ok(rows)
+        })?;
+        let unit = if matches!(l.unit, extract::citations::LawUnit::Article) { "Art." } else { "§" };
+        f.key = format!(
+            "{unit} {} {}{}",
+            l.section,
+            law.code,
+            l.absatz.as_deref().map(|a| format!(" Abs. {a}")).unwrap_or_default()
+        );
+        if absaetze.is_empty() {
+            let cited_by: i64 = self.g.store.with(|c| {
+                Ok(c.query_row(
+                    "SELECT COUNT(DISTINCT decision_id) FROM decision_norms WHERE norm = ?1",
+                    params![format!("{unit} {} {}", l.section, book)],
+                    |r| r.get(0),
+                )?)
+            })?;
+            f.reason = Some("section_absent_in_current_text".into());
+            f.body.insert(
+                "evidence".into(),
+                json!({"reason": "section_absent_in_current_text", "law": law.code, "section": l.section, "decisions_citing_it": cited_by}),
+            );
+            // Decisions still cite it: the § existed; the citation contradicts the current text.
+            f.verdict = if cited_by > 0 { "discrepancy" } else { "not_found" };
+            scope(&mut f, "section");
+            return Ok(f);
+        }
+        let Some(absatz) = l.absatz.as_deref() else {
+            f.verdict = "verified_corpus";
+            scope(&mut f, "section");
+            f.body.insert("subdivision_check".into(), json!("no_subdivision_cited"));
+            return Ok(f);
+        };
+        let numbers: Vec<String> = absaetze
+            .iter()
+            .flat_map(|j| serde_json::from_str::<Vec<extract::law::Absatz>>(j).unwrap_or_default())
+            .map(|a| a.number)
+            .collect();
+        if numbers.is_empty() {
+            f.verdict = "unverifiable";
+            f.reason = Some("absatz_not_checkable".into());
+            f.body.insert("subdivision_check".into(), json!("not_checkable: the section has no numbered Absätze"));
+            scope(&mut f, "section");
+            return Ok(f);
+        }
+        scope(&mut f, "absatz");
+        if numbers.iter().any(|n| n == absatz) {
+            f.verdict = "verified_corpus";
+            f.body.insert("subdivision_check".into(), json!("absatz_present"));
+        } else {
+            f.verdict = "discrepancy";
+            f.reason = Some("absatz_absent_in_current_text".into());
+            f.body.insert("subdivision_check".into(), json!("absatz_absent"));
+            f.body.insert(
+                "evidence".into(),
+                json!({"reason": "absatz_absent_in_current_text", "absaetze_present": numbers}),
+            );
+        }
+        Ok(f)
+    }
+
+    /// The pre-reform advisory when `book` is a superseded code (AGBG, BBauG), else None.
+    fn superseded(&self, book: &str) -> Result<Option<Value>, ToolError> {
+        let norm = resolve::book_codes::normalise_book_code(book);
+        let rows: Vec<Value> = self.g.store.with(|c| {
+            let mut st = c.prepare_cached(
+                "SELECT s.code, s.successor, s.effective_date, s.note FROM superseded_codes s WHERE s.code_norm = ?1",
+            )?;
+            let rows = st
+                .query_map(params![norm], |r| {
+                    Ok(json!({"code": r.get::<_, String>(0)?, "successor": r.get::<_, String>(1)?,
+                              "effective_date": r.get::<_, Option<String>>(2)?, "note": r.get::<_, String>(3)?}))
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(rows)
+        })?;
+        Ok((!rows.is_empty()).then(|| {
+            json!({
+                "superseded_by": rows,
+                "note": "Das zitierte Gesetz gilt so nicht mehr; geprüft werden kann nur die geltende Fassung des Nachfolgegesetzes.",
+            })
+        }))
+    }
+
+    /// The verdict for one case citation.
+    pub fn case_finding(&self, c: &CaseCitation) -> Result<Finding, ToolError> {
+        let mut f = Finding {
+            start: c.start,
+            end: c.end,
+            raw: c.raw.clone(),
+            kind: "case",
+            verdict: "unverifiable",
+            reason: None,
+            key: c.canonical.clone(),
+            body: Map::new(),
+        };
+        f.body.insert("canonical".into(), json!(c.canonical));
+        f.body.insert(
+            "printed".into(),
+            json!({"court": c.court, "decision_kind": c.decision_kind, "date": c.date, "file_number": c.file_number, "ecli": c.ecli}),
+        );
+        let candidates: Vec<Decision> = match c.kind {
+            CaseKind::FileNumber | CaseKind::EuCase | CaseKind::EcthrApplication => match &c.file_number {
+                Some(n) => crate::decisions::decisions_by_file_number(self.g, &file_number_norm(n))?,
+                None => Vec::new(),
+            },
+            CaseKind::Ecli => match &c.ecli {
+                Some(e) => crate::decisions::decisions_by_ecli(self.g, &ecli_norm(e))?,
+                None => Vec::new(),
+            },
+            CaseKind::Reporter => {
+                f.reason = Some("reporter_citation_not_resolvable".into());
+                f.body.insert(
+                    "advisory".into(),
+                    json!("Fundstellen (Entscheidungssammlungen, Zeitschriften) werden nicht aufgelöst; das Zitat ist weder bestätigt noch widerlegt."),
+                );
+                self.case_scope(&mut f, "not_checked");
+                return Ok(f);
+            }
+        };
+        let court_fits = |d: &Decision, printed: &str| {
+            let name = d.court.as_ref().and_then(|x| x["name"].as_str())?;
+            let court = CourtTable::shipped().canonical(name)?;
+            cited_court_fits(printed, &court)
+        };
+        if candidates.is_empty() {
+            self.case_scope(&mut f, "file_number");
+            if let Some(boundary) = self.coverage_boundary(c)? {
+                f.verdict = "out_of_coverage";
+                f.reason = Some("outside_coverage_map".into());
+                f.body.insert("coverage_boundary".into(), boundary);
+            } else {
+                f.verdict = "not_found";
+                f.reason = Some("no_decision_match".into());
+                f.body.insert(
+                    "evidence".into(),
+                    json!({"reason": "no_decision_match", "file_number": c.file_number, "ecli": c.ecli}),
+                );
+            }
+            return Ok(f);
+        }
+        // Narrow by the printed court, then by the printed date; what is left must not
+        // contradict the printed decision kind.
+        let mut left: Vec<&Decision> = candidates.iter().collect();
+        if let Some(printed) = c.court.as_deref()
+            && left.iter().any(|d| court_fits(d, printed).is_some())
+        {
+            let fitting: Vec<&Decision> =
+                left.iter().copied().filter(|d| court_fits(d, printed) == Some(true)).collect();
+            if fitting.is_empty() {
+                return Ok(self.discrepancy(f, "wrong_court", &left, json!({"printed_court": printed})));
+            }
+            left = fitting;
+        }
+        if let Some(date) = c.date.as_deref() {
+            let same: Vec<&Decision> = left.iter().copied().filter(|d| d.date.as_deref() == Some(date)).collect();
+            if same.is_empty() {
+                return Ok(self.discrepancy(f, "wrong_date", &left, json!({"printed_date": date})));
+            }
+            left = same;
+        }
+        if left.len() > 1 {
+            f.verdict = "ambiguous";
+            f.reason = Some("several_decisions_match".into());
+            f.body.insert("candidates".into(), json!(left.iter().map(|d| d.summary()).collect::<Vec<_>>()));
+            self.case_scope(&mut f, "file_number");
+            return Ok(f);
+        }
+        let d = left[0];
+        if let (Some(kind), Some(held)) = (c.decision_kind.as_deref(), d.document_type.as_deref())
+            && !kinds_agree(kind, held)
+        {
+            return Ok(self.discrepancy(
+                f,
+                "wrong_document_type",
+                &left,
+                json!({"printed_kind": kind, "held_document_type": held}),
+            ));
+        }
+        // A text written on its reference date cannot cite a later decision.
+        if let (Some(refd), Some(held)) = (self.reference_date.as_deref(), d.date.as_deref())
+            && held > refd
+        {
+            return Ok(self.discrepancy(f, "decided_after_reference_date", &left, json!({"reference_date": refd})));
+        }
+        f.verdict = "verified_corpus";
+        f.key = d.ext_id.clone();
+        f.body.insert("matched".into(), d.summary());
+        self.case_scope(
+            &mut f,
+            if c.date.is_some() || c.court.is_some() { "file_number_court_date" } else { "file_number" },
+        );
+        Ok(f)
+    }
+
+    fn case_scope(&self, f: &mut Finding, what: &str) {
+        f.body.insert(
+            "check_scope".into(),
+            json!({"subdivision": Value::Null, "article_text": Value::Null, "court": what}),
+        );
+    }
+
+    fn discrepancy(&self, mut f: Finding, reason: &str, found: &[&Decision], printed: Value) -> Finding {
+        f.verdict = "discrepancy";
+        f.reason = Some(reason.into());
+        f.body.insert(
+            "evidence".into(),
+            json!({"reason": reason, "printed": printed, "held": found.iter().map(|d| d.summary()).collect::<Vec<_>>()}),
+        );
+        self.case_scope(&mut f, "file_number_court_date");
+        f
+    }
+
+    /// The coverage bucket a citation falls outside of, when its court and year are readable.
+    fn coverage_boundary(&self, c: &CaseCitation) -> Result<Option<Value>, ToolError> {
+        let (Some(court), Some(date)) = (c.court.as_deref(), c.date.as_deref()) else { return Ok(None) };
+        let Some(canonical) = CourtTable::shipped().canonical(court).filter(|x| x.in_reference_table) else {
+            return Ok(None);
+        };
+        let map = coverage_map::shipped();
+        let buckets: Vec<&coverage_map::Bucket> =
+            map.buckets.iter().filter(|b| b.court.as_deref() == Some(canonical.name.as_str())).collect();
+        if buckets.is_empty() {
+            return Ok(None);
+        }
+        let inside = buckets
+            .iter()
+            .any(|b| b.from.as_deref().is_none_or(|f| date >= f) && b.until.as_deref().is_none_or(|u| date <= u));
+        Ok((!inside).then(|| {
+            json!({
+                "court": canonical.name,
+                "printed_date": date,
+                "buckets": buckets.iter().map(|b| json!({"bucket": b.bucket, "from": b.from, "until": b.until, "sources": b.sources})).collect::<Vec<_>>(),
+            })
+        }))
+    }
+}
+
+/// Whether a printed decision kind (`Urteil`, `Beschl.`) agrees with a held document type.
+fn kinds_agree(printed: &str, held: &str) -> bool {
+    let p = fold(printed);
+    let h = fold(held);
+    let stem = |s: &str| -> &'static str {
+        if s.starts_with("urt") {
+            "urteil"
+        } else if s.starts_with("beschl") || s.starts_with("vorlagebeschl") {
+            "beschluss"
+        } else if s.starts_with("gerichtsbescheid") {
+            "gerichtsbescheid"
+        } else {
+            "other"
+        }
+    };
+    let (a, b) = (stem(&p), stem(&h));
+    a == "other" || b == "other" || a == b
+}
+
+/// Cost-schedule numbers (`Nr. 3104 VV RVG`, `Nr. 1210 KV GKG`): positions in a fee table,
+/// not sections; reported as unverifiable.
+fn cost_schedule_findings(text: &str, names: &[extract::citations::LawName]) -> Vec<Finding> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    for n in names.iter().filter(|n| matches!(n.book.as_str(), "RVG" | "GKG" | "FamGKG" | "GNotKG" | "JVEG")) {
+        let before: String = chars[n.start.saturating_sub(20)..n.start].iter().collect();
+        let Some(i) = before.rfind("Nr.") else { continue };
+        let lead = before[..i].chars().count();
+        let schedule = before[i..].contains("VV") || before[i..].contains("KV");
+        if !schedule {
+            continue;
+        }
+        let start = n.start.saturating_sub(20) + lead;
+        let raw: String = chars[start..n.end].iter().collect();
+        let mut body = Map::new();
+        body.insert("advisory".into(), json!("Nummern von Vergütungs- und Kostenverzeichnissen werden nicht geprüft."));
+        out.push(Finding {
+            start,
+            end: n.end,
+            raw: raw.clone(),
+            kind: "law",
+            verdict: "unverifiable",
+            reason: Some("cost_schedule_number".into()),
+            key: raw,
+            body,
+        });
+    }
+    out
+}
+
+/// Legal signals for the input gate: citations found plus legal vocabulary.
+fn legal_signals(text: &str, citations: usize) -> usize {
+    const WORDS: &[&str] = &[
+        "Urteil",
+        "Beschluss",
+        "Gericht",
+        "Kläger",
+        "Beklagte",
+        "Senat",
+        "Kammer",
+        "gemäß",
+        "Abs.",
+        "Satz",
+        "Revision",
+        "Berufung",
+        "Anspruch",
+        "Verfahren",
+        "Rechtsprechung",
+        "Vorschrift",
+        "Gesetz",
+        "Verwaltungsakt",
+        "Antrag",
+        "Tenor",
+        "Gründe",
+        "zulässig",
+        "begründet",
+    ];
+    citations + WORDS.iter().filter(|w| text.contains(*w)).count()
+}
+
+/// `§` and `Art.` markers not covered by any finding or refusal: citation-like text the
+/// scanner could not read (never silently dropped).
+fn losses(text: &str, covered: &[(usize, usize)]) -> Vec<Value> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let marker = if chars[i] == '§' {
+            Some(1)
+        } else if chars[i..].starts_with(&['A', 'r', 't', '.']) && (i == 0 || !chars[i - 1].is_alphanumeric()) {
+            Some(4)
+        } else {
+            None
+        };
+        if let Some(len) = marker
+            && !covered.iter().any(|&(s, e)| s <= i && i < e)
+        {
+            let end = (i + len + 24).min(chars.len());
+            let end = chars[i + len..end].iter().position(|c| *c == '\n').map(|p| i + len + p).unwrap_or(end);
+            out.push(json!({"start": i, "end": end, "raw_text": chars[i..end].iter().collect::<String>(), "why": "citation-like text the scanner could not read as a citation"}));
+            i += len;
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// `check_citations(text, reference_date?)`.
+pub fn check_citations(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
+    let text = a.str_req("text", usize::MAX)?;
+    let reference_date = a.str_opt("reference_date", 20)?.filter(|s| !s.trim().is_empty());
+    check_text(g, &text, reference_date)
+}
+
+/// The whole check, shared by MCP `check_citations` and `POST /api/citations/check`.
+pub fn check_text(g: &Generation, text: &str, reference_date: Option<String>) -> Result<Map<String, Value>, ToolError> {
+    let n = text.chars().count();
+    if n > MAX_CHARS {
+        return Err(ToolError::new(
+            ErrorCode::TextTooLong,
+            format!("the text has {n} characters; at most {MAX_CHARS} are checked in one call"),
+            "Split the text at paragraph boundaries and check the parts one by one.",
+        )
+        .with("max_chars", MAX_CHARS)
+        .with("given_chars", n));
+    }
+    if n < MIN_CHARS {
+        return Err(ToolError::new(
+            ErrorCode::TextTooShort,
+            format!(
+                "the text has {n} characters; check_citations reads a passage of at least {MIN_CHARS} characters (a sentence or more around the citations)"
+            ),
+            "Send the whole sentence or paragraph; for one citation alone use validate_citation.",
+        )
+        .with("min_chars", MIN_CHARS));
+    }
+    let vocab = LawVocabulary::shipped();
+    let ex = scan(text, vocab);
+    let signals = legal_signals(text, ex.laws.len() + ex.cases.len() + ex.refused.len());
+    if signals < 2 {
+        return Err(ToolError::new(
+            ErrorCode::NotGermanLegalText,
+            format!(
+                "the text shows {signals} sign(s) of German legal writing (citations, legal terms); at least 2 are needed"
+            ),
+            "Send German legal text with its citations (e.g. a paragraph of a brief or decision).",
+        ));
+    }
+    let checker = Checker::new(g, reference_date.clone());
+    let mut findings: Vec<Finding> = Vec::new();
+    for l in &ex.laws {
+        findings.push(checker.law_finding(l)?);
+    }
+    for c in &ex.cases {
+        findings.push(checker.case_finding(c)?);
+    }
+    findings.extend(cost_schedule_findings(text, &ex.law_names));
+    findings.sort_by_key(|f| (f.start, f.end));
+    let refused: Vec<Value> = ex
+        .refused
+        .iter()
+        .map(|r| {
+            let advisory = match r.reason {
+                RefusalReason::ContractClause => "Sieht aus wie eine Vertrags- oder Tarifklausel (MV, TV, AGB), nicht wie ein Gesetz; nicht geprüft.",
+                RefusalReason::InsideReporter => "Teil einer Fundstelle (z. B. Buchholz), kein eigenes Normzitat; nicht geprüft.",
+            };
+            json!({"start": r.start, "end": r.end, "raw_text": r.raw, "reason": format!("{:?}", r.reason).to_lowercase(), "advisory": advisory})
+        })
+        .collect();
+    let mut covered: Vec<(usize, usize)> = findings.iter().map(|f| (f.start, f.end)).collect();
+    covered.extend(ex.refused.iter().map(|r| (r.start, r.end)));
+    covered.extend(ex.chains.iter().map(|c| (c.start, c.end)));
+    covered.extend(ex.law_names.iter().map(|c| (c.start, c.end)));
+    let lost = losses(text, &covered);
+    let mut verdict_counts: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut reason_counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut unique: BTreeMap<String, (String, &str, usize)> = BTreeMap::new();
+    for f in &findings {
+        *verdict_counts.entry(f.verdict).or_default() += 1;
+        if let Some(r) = &f.reason {
+            *reason_counts.entry(r.clone()).or_default() += 1;
+        }
+        let e = unique.entry(f.key.clone()).or_insert((f.raw.clone(), f.verdict, 0));
+        e.2 += 1;
+    }
+    let mut out = Map::new();
+    out.insert("text_chars".into(), json!(n));
+    out.insert("reference_date".into(), json!(reference_date));
+    out.insert("findings".into(), json!(findings.iter().map(Finding::json).collect::<Vec<_>>()));
+    out.insert(
+        "unique_citations".into(),
+        json!(
+            unique
+                .iter()
+                .map(|(k, (raw, v, n))| json!({"key": k, "first_raw_text": raw, "verdict": v, "occurrences": n}))
+                .collect::<Vec<_>>()
+        ),
+    );
+    out.insert("verdict_counts".into(), json!(verdict_counts));
+    out.insert("reason_counts".into(), json!(reason_counts));
+    out.insert("refused_lookalikes".into(), json!(refused));
+    out.insert(
+        "extraction".into(),
+        json!({
+            "losses_total": lost.len(),
+            "losses": lost.iter().take(MAX_LOSSES_LISTED).collect::<Vec<_>>(),
+            "losses_truncated": lost.len() > MAX_LOSSES_LISTED,
+        }),
+    );
+    out.insert(
+        "verdict_meanings".into(),
+        json!({
+            "verified_corpus": "the § (and cited Absatz) exists in the current text of a federal law we hold, or exactly one held decision matches and nothing printed contradicts it",
+            "not_found": "not in what we hold (see evidence.reason / coverage)",
+            "out_of_coverage": "court and year lie outside the coverage map: absence says nothing",
+            "ambiguous": "several held decisions match; see candidates",
+            "unverifiable": "a tooling limit (see reason): neither confirmed nor refuted",
+            "discrepancy": "found, but the citation contradicts it (see reason and evidence)",
+        }),
+    );
+    Ok(out)
+}
+
+/// `validate_citation(citation)`: one Aktenzeichen, ECLI or § reference, exact only.
+pub fn validate_citation(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
+    let citation = a.str_req("citation", 300)?;
+    let vocab = LawVocabulary::shipped();
+    let ex = scan(&citation, vocab);
+    let checker = Checker::new(g, None);
+    let finding = if let Some(l) = ex.laws.first() {
+        Some(checker.law_finding(l)?)
+    } else if let Some(c) = ex.cases.first() {
+        Some(checker.case_finding(c)?)
+    } else if crate::decisions::looks_like_file_number(citation.trim())
+        || crate::decisions::looks_like_ecli(citation.trim())
+    {
+        // A bare Aktenzeichen or ECLI the scanner wants context for: look it up as such.
+        let trimmed = citation.trim();
+        let fake = CaseCitation {
+            start: 0,
+            end: citation.chars().count(),
+            raw: citation.clone(),
+            kind: if crate::decisions::looks_like_ecli(trimmed) { CaseKind::Ecli } else { CaseKind::FileNumber },
+            court: None,
+            court_span: None,
+            decision_kind: None,
+            date: None,
+            file_number: Some(trimmed.to_string()),
+            file_number_span: None,
+            register: None,
+            reporter: None,
+            volume: None,
+            page: None,
+            pinpoint: None,
+            ecli: Some(trimmed.to_string()),
+            literature: false,
+            canonical: trimmed.to_string(),
+        };
+        Some(checker.case_finding(&fake)?)
+    } else {
+        None
+    };
+    let mut out = Map::new();
+    out.insert("citation".into(), json!(citation));
+    match finding {
+        None => {
+            out.insert("found".into(), json!(false));
+            out.insert("verdict".into(), Value::Null);
+            out.insert("reason".into(), json!("no_citation_recognised"));
+            out.insert(
+                "hint".into(),
+                json!("Send one citation: \"§ 823 Abs. 1 BGB\", \"Art. 20 GG\", \"VIII ZR 231/07\" or an ECLI."),
+            );
+        }
+        Some(f) => {
+            let exact = f.raw.trim() == citation.trim()
+                && f.body.get("canonical").and_then(Value::as_str) == Some(citation.trim());
+            out.insert("found".into(), json!(f.verdict == "verified_corpus"));
+            out.insert("match_type".into(), json!(if exact { "exact" } else { "normalised: spacing, spelling and abbreviations folded; the § / file number itself is matched exactly" }));
+            out.insert("finding".into(), f.json());
+            out.insert("verdict".into(), json!(f.verdict));
+        }
+    }
+    Ok(out)
+}
