@@ -5,6 +5,7 @@
 //! - [`laws`]: the statute tools (one function per capability);
 //! - [`decisions`]: the decision and court tools (one function per capability);
 //! - [`citations`]: the citation graph and coverage tools;
+//! - [`checker`]: the hallucination guard (`check_citations`, `validate_citation`);
 //! - [`snippets`]: result snippets with highlights (cheap: stems only candidate words);
 //! - [`tools`]: the registry both transports dispatch through;
 //! - [`mcp`] / [`rest`]: the two thin transports;
@@ -17,6 +18,7 @@
 
 pub mod answer;
 pub mod args;
+pub mod checker;
 pub mod citations;
 pub mod decisions;
 pub mod laws;
@@ -172,6 +174,7 @@ pub const DECISION_ROUTES: &[(&str, &str)] = &[
     ("/api/decisions/{id}/graph", "get_citation_graph"),
     ("/api/laws/{book}/sections/{section}/decisions", "get_cases_for_law"),
     ("/api/coverage", "corpus_coverage"),
+    ("/api/citations/validate", "validate_citation"),
 ];
 
 pub fn router(app: Arc<App>) -> Router {
@@ -183,7 +186,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/laws/{book}", get(rest::get_law))
         .route("/api/laws/{book}/sections/{section}", get(rest::get_law_section))
         .route("/api/search/laws", get(rest::search_laws))
-        .route("/api/tools/{name}", post(rest::call_tool));
+        .route("/api/tools/{name}", post(rest::call_tool))
+        .route("/api/citations/check", post(rest::check_citations));
     let router = DECISION_ROUTES.iter().fold(router, |r, (path, tool)| r.route(path, rest::tool_route(tool)));
     router
         .route("/healthz", get(healthz))

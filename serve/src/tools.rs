@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use crate::answer::{ErrorCode, GenerationRef, ToolError, with_envelope};
 use crate::args::Args;
-use crate::{citations, decisions, laws};
+use crate::{checker, citations, decisions, laws};
 
 type Run = fn(&Generation, &Args<'_>) -> Result<Map<String, Value>, ToolError>;
 
@@ -278,6 +278,25 @@ fn schema_corpus_coverage() -> Value {
     })
 }
 
+fn schema_check_citations() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "text": {"type": "string", "minLength": 1, "description": "German legal text, 50 to 20,000 characters, with the citations to check."},
+            "reference_date": {"type": "string", "description": "The date the text speaks from (YYYY-MM-DD), echoed in the answer."},
+        },
+        "required": ["text"],
+    })
+}
+
+fn schema_validate_citation() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"citation": {"type": "string", "minLength": 1, "maxLength": 300, "description": "One citation: \"§ 823 Abs. 1 BGB\", \"Art. 20 GG\", \"VIII ZR 231/07\", \"BGH, Urteil vom 08.04.2009 - VIII ZR 231/07\" or an ECLI."}},
+        "required": ["citation"],
+    })
+}
+
 fn schema_none() -> Value {
     json!({"type": "object", "properties": {}})
 }
@@ -401,6 +420,20 @@ pub static TOOLS: &[Tool] = &[
         description: "The coverage map (buckets of what is ingested, with date ranges, sources and whether exhaustive) and the measured holdings of this generation by branch and by court (count, earliest, latest).",
         schema: schema_corpus_coverage,
         run: citations::corpus_coverage,
+    },
+    Tool {
+        name: "check_citations",
+        title: "Check every citation in a text",
+        description: "The hallucination guard: every statute and decision citation in a German legal text (50-20,000 characters), one finding per occurrence with code-point offsets and a verdict: verified_corpus (exists in what we hold: the § and cited Absatz in the current federal text, or exactly one decision that nothing printed contradicts), not_found (with evidence.reason; Land law is out_of_scope), out_of_coverage (court/year outside the coverage map), ambiguous (candidates), unverifiable (a tooling limit, with its reason), discrepancy (found, but the citation contradicts it). Plus unique_citations, verdict_counts, reason_counts, refused look-alikes and extraction losses. Never verifies what it cannot find.",
+        schema: schema_check_citations,
+        run: checker::check_citations,
+    },
+    Tool {
+        name: "validate_citation",
+        title: "Validate one citation",
+        description: "One Aktenzeichen, ECLI or § reference: found (verified_corpus) or not, match_type, the verdict and the matched record. Exact only: never § 1823 BGB for § 823 BGB.",
+        schema: schema_validate_citation,
+        run: checker::validate_citation,
     },
     Tool {
         name: "get_platform_info",

@@ -42,7 +42,7 @@ async def scenario(call, list_tools_page, protocol_version):
         if not cursor:
             break
     names = {t.name for t in tools}
-    for n in ("search_laws", "get_law_section", "get_law", "list_law_books", "get_platform_info", "search_decisions", "get_decision", "filter_cases", "list_courts", "get_court", "list_facets", "cross_type_search", "get_similar_cases", "get_case_references", "get_citing_cases", "get_citation_graph", "get_cases_for_law", "corpus_coverage"):
+    for n in ("search_laws", "get_law_section", "get_law", "list_law_books", "get_platform_info", "search_decisions", "get_decision", "filter_cases", "list_courts", "get_court", "list_facets", "cross_type_search", "get_similar_cases", "get_case_references", "get_citing_cases", "get_citation_graph", "get_cases_for_law", "corpus_coverage", "check_citations", "validate_citation"):
         check(n in names, f"tools/list has {n}")
     for t in tools:
         check(t.title, f"{t.name} has a title")
