@@ -498,9 +498,12 @@ impl<'a> Sc<'a> {
         let yl = self.s(k + 2).len();
         let ok = match sep {
             "/" => yl == 2 || yl == 4,
-            // BVerwG `6 C 1.20`: only with a known register, the year has two digits.
+            // BVerwG `6 C 1.20` (number.year) and BayVGH `10 CS 19.1234` (year.number): only
+            // with a known register.
             "." => {
-                yl == 2 && (self.v.is_register(&reg) || reg.contains('-') || matches!(reg.as_str(), "NB" | "BN" | "CN"))
+                let before = self.s(k).len();
+                (yl == 2 || (before == 2 && yl <= 5))
+                    && (self.v.is_register(&reg) || reg.contains('-') || matches!(reg.as_str(), "NB" | "BN" | "CN"))
             }
             _ => false,
         };

@@ -101,6 +101,15 @@ fn contract_lookalike(w: &str) -> bool {
         }
 }
 
+/// A Roman Absatz number (`I` … `XII`) → its value.
+fn roman_value(w: &str) -> Option<u32> {
+    const R: [&str; 12] = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"];
+    if w.is_empty() || w.len() > 4 || !w.bytes().all(|c| matches!(c, b'I' | b'V' | b'X')) {
+        return None;
+    }
+    R.iter().position(|r| *r == w).map(|p| p as u32 + 1)
+}
+
 /// Court abbreviations that must never be read as a law book.
 pub(crate) fn is_court_abbrev(w: &str) -> bool {
     matches!(
@@ -535,6 +544,29 @@ impl<'a> Sc<'a> {
 
     /// The qualifiers after a section; returns the index after them (and after `f.`/`ff.`).
     fn qualifiers(&self, mut j: usize, m: &mut Member, plural: bool) -> usize {
+        // Roman Absatz right after the section: `§ 823 I BGB`, `§ 823 II 1 BGB`, `Art. 2 I GG`.
+        if let Some(abs) = roman_value(self.s(j))
+            && self.is_word(j)
+            && self.same_line(j)
+            && (self.is_num(j + 1)
+                || self.ivm_at(j + 1).is_some()
+                || matches!(self.s(j + 1), "," | ")" | ";" | "Nr" | "S" | "Satz" | "Alt" | "Hs" | "Halbs")
+                || matches!(self.book_after(j + 1, m.article), BookAfter::Book(..)))
+        {
+            m.absatz = Some(abs.to_string());
+            let mut n = j + 1;
+            // `§ 823 II 1 BGB`: the Satz as a bare number.
+            if self.is_num(n)
+                && self.s(n).len() <= 2
+                && self.same_line(n)
+                && !(self.s(n + 1) == "/" || self.s(n + 1) == ".")
+            {
+                m.satz = Some(self.s(n).to_string());
+                n += 1;
+            }
+            m.end = self.end_before(n);
+            j = n;
+        }
         loop {
             // `, Abs. 2` and `und Satz 2` continue the same member.
             let mut k = j;

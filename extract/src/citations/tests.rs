@@ -103,6 +103,20 @@ fn undotted_bsg_style_and_s_for_satz() {
 }
 
 #[test]
+fn roman_absatz_notation() {
+    let l = one_law("Anspruch aus § 823 I BGB");
+    assert_eq!(l.canonical, "§ 823 Abs. 1 BGB");
+    assert_eq!(l.raw, "§ 823 I BGB");
+    let l = one_law("§ 823 II 1 BGB");
+    assert_eq!(l.canonical, "§ 823 Abs. 2 Satz 1 BGB");
+    let e = ex("Art. 2 I iVm Art. 1 I GG");
+    let c: Vec<_> = e.laws.iter().map(|l| l.canonical.as_str()).collect();
+    assert_eq!(c, vec!["Art. 2 Abs. 1 GG", "Art. 1 Abs. 1 GG"]);
+    // `SGB V` stays a book, not an Absatz.
+    assert_eq!(one_law("§ 5 SGB V").canonical, "§ 5 SGB V");
+}
+
+#[test]
 fn articles() {
     assert_eq!(laws("Art. 3 Abs. 1 GG"), vec!["Art. 3 Abs. 1 GG"]);
     assert_eq!(laws("Artikel 20 Abs. 3 GG"), vec!["Art. 20 Abs. 3 GG"]);
@@ -384,6 +398,7 @@ fn file_numbers_of_the_courts() {
         ("BPatG, Beschluss vom 6. 8. 2015 25 W (pat) 14/14", "25 W (pat) 14/14"),
         ("BGH, Beschluss vom 25. April 2003 - StB 4/03", "StB 4/03"),
         ("BGH, Urt. v. 27.11.1963 - Ib ZR 60/62", "Ib ZR 60/62"),
+        ("BayVGH, Beschluss vom 3. 4. 2019 - 10 CS 19.1234", "10 CS 19.1234"),
     ] {
         let c = one_case(text);
         assert_eq!(c.file_number.as_deref(), Some(number), "{text}");
