@@ -538,6 +538,16 @@ impl<'a> Sc<'a> {
             // `Nr. 3 a)`.
             v.push_str(w);
             n += 2;
+        } else if self.is_word(n)
+            && w.len() == 1
+            && w.as_bytes()[0].is_ascii_lowercase()
+            && !matches!(w, "f" | "i" | "u" | "s" | "v" | "z")
+            && self.same_line(n)
+            && !(self.s(n + 1) == "." && self.adj(n + 1))
+        {
+            // `Nr. 1 b UStG`: a value letter written apart (not `a.F.`, `i.V.m.`, `u.`, `s.`).
+            v.push_str(w);
+            n += 1;
         }
         Some((v, n))
     }

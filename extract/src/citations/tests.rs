@@ -74,6 +74,7 @@ fn full_structure_satz_nr_lit_alt_halbsatz() {
     let l = one_law("gemäß § 540 Abs. 1 Satz 1 Nr. 1 ZPO");
     assert_eq!(l.canonical, "§ 540 Abs. 1 Satz 1 Nr. 1 ZPO");
     assert_eq!(l.parents, vec!["§ 540 Abs. 1 Satz 1 ZPO", "§ 540 Abs. 1 ZPO", "§ 540 ZPO"]);
+    assert_eq!(one_law("§ 12 Abs. 2 Nr. 1 a UStG").nr.as_deref(), Some("1a"));
     let l = one_law("nach § 4 Nr. 12 Buchst. a UStG");
     assert_eq!(l.lit.as_deref(), Some("a"));
     assert_eq!(l.canonical, "§ 4 Nr. 12 lit. a UStG");
