@@ -443,9 +443,18 @@ impl<'a> Sc<'a> {
             return None;
         }
         let mut j = i;
-        // Prefixes: BSG `B 1 KR …`, LSG/SG `L 5 KR …`/`S 12 KR …`.
+        // Prefixes: BSG `B 1 KR …`, LSG/SG `L 5 KR …`/`S 12 KR …`, BayObLG `BReg. 3 Z 53/96`.
         let lead = matches!(w, "B" | "L" | "S") && self.is_word(i) && self.is_num(i + 1) && self.same_line(i + 1);
+        let breg = w == "BReg" && self.is_word(i);
         if lead {
+            j = i + 1;
+        } else if breg {
+            j = if self.s(i + 1) == "." { i + 2 } else { i + 1 };
+            if !self.is_num(j) {
+                return None;
+            }
+        } else if self.is_num(i) && self.s(i + 1) == "Z" && self.adj(i + 1) && self.s(i).len() <= 2 {
+            // BayObLG civil senates: `3Z BR 64/01`.
             j = i + 1;
         } else if self.is_word(i) {
             if !roman_senate(w) {
@@ -710,10 +719,19 @@ impl<'a> Sc<'a> {
         let w = self.s(last);
         if is_court_word(w) && self.is_word(last) {
             let mut s = last;
-            // `Hessisches FG`, `Bayerisches LSG`.
+            // `Hessisches FG`, `Bayerisches LSG`, `Bay. LSG`, `Schleswig-Holsteinisches OLG`.
             if s > lo && self.is_word(s - 1) && (self.s(s - 1).ends_with("isches") || self.s(s - 1).ends_with("ischer"))
             {
                 s -= 1;
+                if s > lo + 1 && self.s(s - 1) == "-" && self.adj(s) && self.adj(s - 1) && self.is_word(s - 2) {
+                    s -= 2;
+                }
+            } else if s > lo + 1
+                && self.s(s - 1) == "."
+                && self.adj(s - 1)
+                && matches!(self.s(s - 2), "Bay" | "Hess" | "Nds" | "Sächs" | "Thür" | "Schl" | "Bad" | "Brandenb")
+            {
+                s -= 2;
             }
             return Some((s, self.slice(self.start_of(s), self.end_before(e)).to_string()));
         }

@@ -400,6 +400,8 @@ fn file_numbers_of_the_courts() {
         ("BGH, Beschluss vom 25. April 2003 - StB 4/03", "StB 4/03"),
         ("BGH, Urt. v. 27.11.1963 - Ib ZR 60/62", "Ib ZR 60/62"),
         ("BayVGH, Beschluss vom 3. 4. 2019 - 10 CS 19.1234", "10 CS 19.1234"),
+        ("BayObLG, Beschluss vom 17. Mai 2001 - 3Z BR 64/01", "3Z BR 64/01"),
+        ("BayObLG, Beschluss vom 2. 5. 1996 - BReg. 3 Z 53/96", "BReg. 3 Z 53/96"),
     ] {
         let c = one_case(text);
         assert_eq!(c.file_number.as_deref(), Some(number), "{text}");
@@ -407,6 +409,11 @@ fn file_numbers_of_the_courts() {
     }
     let c = one_case("Beschluss vom 20. Januar 1995 - BVerwG 4 NB 43.93 -");
     assert_eq!(c.court.as_deref(), Some("BVerwG"));
+    assert_eq!(one_case("Bay. LSG, Urteil vom 1. 2. 2017 - L 5 KR 1/16").court.as_deref(), Some("Bay. LSG"));
+    assert_eq!(
+        one_case("Schleswig-Holsteinisches OLG, Beschluss vom 1. 2. 2017 - 3 U 1/16").court.as_deref(),
+        Some("Schleswig-Holsteinisches OLG")
+    );
     // Not file numbers.
     assert!(ex("Nr. 4.2.3 BV 2003.13 setzt").cases.is_empty());
     assert!(ex("§ 5 Nr 12/13 und Art 3/4").cases.is_empty());
