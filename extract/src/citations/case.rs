@@ -858,13 +858,13 @@ impl<'a> Sc<'a> {
             j += 1;
         }
         // `AP Nr 1 zu § 74a HGB` starts with its number; the others with a volume.
-        if abbrev == "AP" && self.abbr(j, "Nr", true).is_some_and(|k| self.is_num(k)) {
+        if matches!(abbrev, "AP" | "LM") && self.abbr(j, "Nr", true).is_some_and(|k| self.is_num(k)) {
             return self.loose_leaf(i, j, abbrev);
         }
         if !self.is_num(j) || !self.same_line(j) {
             return None;
         }
-        if matches!(abbrev, "Buchholz" | "SozR" | "AP" | "EzA") {
+        if matches!(abbrev, "Buchholz" | "SozR" | "AP" | "EzA" | "LM") {
             return self.loose_leaf(i, j, abbrev);
         }
         let official = r.court.is_some();
@@ -1043,7 +1043,7 @@ impl<'a> Sc<'a> {
         }
         let volume = self.slice(self.start_of(vol_start), self.end_before(j)).trim().to_string();
         let mut nr = None;
-        if abbrev == "AP"
+        if matches!(abbrev, "AP" | "LM")
             && let Some(k) = self.abbr(j, "Nr", true)
             && self.is_num(k)
         {
@@ -1105,6 +1105,7 @@ impl<'a> Sc<'a> {
             "Buchholz" => Some("BVerwG".into()),
             "SozR" => Some("BSG".into()),
             "AP" => Some("BAG".into()),
+            "LM" => Some("BGH".into()),
             _ => None,
         };
         Some(j)

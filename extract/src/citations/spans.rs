@@ -63,7 +63,8 @@ pub fn spans(text: &str, ex: &Extraction, conv: Convention) -> Vec<Span> {
                 }
             }
             for c in &ex.cases {
-                let loose = matches!(c.reporter.as_deref(), Some("Buchholz" | "SozR" | "AP" | "EzA" | "Slg." | "Slg"));
+                let loose =
+                    matches!(c.reporter.as_deref(), Some("Buchholz" | "SozR" | "AP" | "EzA" | "LM" | "Slg." | "Slg"));
                 if loose {
                     continue;
                 }

@@ -332,6 +332,9 @@ fn readme_forms_in_refex_convention() {
     assert_eq!(t("OLG Hamm RNotZ 2001, 242"), vec!["OLG Hamm RNotZ 2001, 242"]);
     assert_eq!(t("Art. 17 Abs. 2 der Sechsten Richtlinie 77/388/EWG"), vec!["Richtlinie 77/388/EWG"]);
     assert_eq!(t("BVerfGE 35, 263 (271 f.)"), vec!["BVerfGE 35, 263 (271"]);
+    let e = ex("BGH LM Nr. 5 zu § 823 BGB");
+    assert!(e.laws.is_empty(), "{:?}", e.laws);
+    assert_eq!(e.cases[0].raw, "BGH LM Nr. 5 zu § 823 BGB");
     let e = ex("AP Nr 1 zu § 74a HGB");
     assert!(e.laws.is_empty());
     assert_eq!(e.refused[0].reason, RefusalReason::InsideReporter);
