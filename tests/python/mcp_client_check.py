@@ -42,7 +42,7 @@ async def scenario(call, list_tools_page, protocol_version):
         if not cursor:
             break
     names = {t.name for t in tools}
-    for n in ("search_laws", "get_law_section", "get_law", "list_law_books", "get_platform_info", "search_decisions", "get_decision", "filter_cases", "list_courts", "get_court", "list_facets", "cross_type_search", "get_similar_cases", "get_case_references", "get_citing_cases", "get_citation_graph", "get_cases_for_law", "corpus_coverage", "check_citations", "validate_citation"):
+    for n in ("search_laws", "get_law_section", "get_law", "list_law_books", "get_platform_info", "search_decisions", "get_decision", "filter_cases", "list_courts", "get_court", "list_facets", "cross_type_search", "get_similar_cases", "get_case_references", "get_citing_cases", "get_citation_graph", "get_cases_for_law", "corpus_coverage", "check_citations", "validate_citation", "assemble_datapackage", "get_case_statistics"):
         check(n in names, f"tools/list has {n}")
     for t in tools:
         check(t.title, f"{t.name} has a title")
@@ -135,7 +135,43 @@ async def scenario(call, list_tools_page, protocol_version):
     check(sc["decisions"]["decisions"] > 0, "platform info counts decisions")
 
     await decisions(call, envelope)
+    await citation_guard(call)
     print(f"OK mcp {version('mcp')}: {len(tools)} tools, snippet walk {steps} steps")
+
+
+async def citation_guard(call):
+    """check_citations over one paragraph: verdicts in order, offsets into the exact input."""
+    text = (
+        "Der Senat verweist auf BGH, Beschluss vom 09.04.2018 - VI ZR 194/17 - und auf "
+        "BGH, Beschluss vom 09.04.2018 - VI ZR 195/17. Der Anspruch folgt aus § 823 Abs. 1 BGB, "
+        "nicht aus § 823 Abs. 9 BGB; § 47 BauO LSA ist hier ohne Belang."
+    )
+    err, sc = fields(await call("check_citations", {"text": text}))
+    check(not err, f"check_citations ok: {sc.get('error_code')} {sc.get('message')}")
+    got = [(f["raw_text"], f["verdict"]) for f in sc["findings"]]
+    verdicts = [v for _, v in got]
+    check(len(verdicts) == 5, f"five findings: {got}")
+    check(verdicts[0] == "verified_corpus", f"the real BGH citation verifies: {got[0]}")
+    check(verdicts[1] in ("not_found", "discrepancy"), f"a wrong file number is not verified: {got[1]}")
+    check(verdicts[2] == "verified_corpus", f"§ 823 Abs. 1 BGB verifies: {got[2]}")
+    check(verdicts[3] == "discrepancy" and sc["findings"][3]["reason"] == "absatz_absent_in_current_text", f"§ 823 Abs. 9 BGB: Absatz absent: {got[3]}")
+    last = sc["findings"][4]
+    check(last["verdict"] == "not_found" and last["coverage"]["status"] == "out_of_scope" and last["coverage"]["scope"] == "no_state_law", f"Land law is out of scope: {last}")
+    for f in sc["findings"]:
+        check(text[f["start"]:f["end"]] == f["raw_text"], f"offsets are code points of the input: {f['raw_text']!r}")
+    check(sum(sc["verdict_counts"].values()) == 5, "verdict_counts count the findings")
+    # Refusals: too short, too long, not legal text.
+    for t, code in (("§ 823 BGB", "text_too_short"), ("x" * 20001, "text_too_long"), ("Heute scheint die Sonne über den Feldern, und die Vögel singen im Garten.", "not_german_legal_text")):
+        err, sc = fields(await call("check_citations", {"text": t}))
+        check(err and sc["error_code"] == code, f"{code} refused, got {sc.get('error_code')}")
+    err, sc = fields(await call("validate_citation", {"citation": "§ 823 BGB"}))
+    check(not err and sc["found"] is True, "validate_citation § 823 BGB")
+    err, sc = fields(await call("validate_citation", {"citation": "§ 32 StGB"}))
+    check(not err and sc["found"] is True and sc["finding"]["citation_key"].startswith("§ 32 "), "validate_citation § 32 StGB is § 32, never § 132")
+    err, sc = fields(await call("validate_citation", {"citation": "VI ZR 194/17"}))
+    check(not err and sc["found"] is True, "validate_citation finds an Aktenzeichen")
+    err, sc = fields(await call("validate_citation", {"citation": "%%% no citation %%%"}))
+    check(not err and sc["found"] is False, "garbage is answered found: false")
 
 
 async def decisions(call, envelope):
@@ -234,6 +270,81 @@ async def decisions(call, envelope):
     check(not err and any(b["bucket"] == "statutes-federal" for b in sc["buckets"]) and sc["held_by_court"], "corpus_coverage: buckets and holdings")
     err, sc = fields(await call("cross_type_search", {"query": "Informationszugang Geschäftsgeheimnis"}))
     check(not err and "frequently_cited_by_results" in sc and sc["norms_cited_by_decision_results"], "cross_type_search says what the results cite")
+    await statistics_and_packages(call, envelope, did, bverfg)
+
+
+async def statistics_and_packages(call, envelope, did, bverfg):
+    """get_case_statistics (counts add up, filters narrow, same matching as search_decisions) and
+    assemble_datapackage (excerpts, edges, the fixed shed order under a tiny budget, refusals)."""
+    err, st = fields(await call("get_case_statistics", {}))
+    check(not err, f"get_case_statistics ok: {st.get('error_code')}")
+    envelope(st, "get_case_statistics")
+    total = st["total"]
+    check(total > 0 and st["total_basis"] == "decisions_held_matching_every_filter", f"statistics total is labelled: {st.get('total_basis')}")
+    for k in ("by_court", "by_year", "by_branch", "by_document_type"):
+        check(sum(r["decisions"] for r in st[k]) == total, f"{k} sums to the total {total}")
+    undated = sum(r["decisions"] for r in st["by_year"] if r["year"] is None)
+    check(st["unrecorded"]["year"] == undated, "undated decisions are counted under year null and said so")
+    err, nar = fields(await call("get_case_statistics", {"court": "BVerwG"}))
+    check(not err and 0 < nar["total"] < total, f"a court filter narrows: {nar.get('total')} of {total}")
+    check([r["court"] for r in nar["by_court"]] == ["Bundesverwaltungsgericht"], "the court filter keeps BVerwG only")
+    check(nar["filters_applied"]["court"]["given"] == "BVerwG", "filters_applied echoes the court")
+    args = {"query": "Informationsfreiheitsgesetz", "court": "BVerwG", "date_from": "2010"}
+    err, q = fields(await call("get_case_statistics", args))
+    err2, s = fields(await call("search_decisions", args))
+    check(not err and not err2 and q["total"] == s["total"] > 0 and q["total_basis"] == s["total_basis"], f"statistics match search_decisions: {q.get('total')} vs {s.get('total')}")
+    check(all(r["year"] is not None and r["year"] >= "2010" for r in q["by_year"]), "date_from applies to the counts")
+    err, sc = fields(await call("get_case_statistics", {"branch": "kosmisch"}))
+    check(err and sc["error_code"] == "invalid_argument", "an unknown branch is refused")
+
+    # A package: duplicates collapse, one text key per decision, edges accounted for.
+    err, dp = fields(await call("assemble_datapackage", {"ids": ["7 C 12.13", did, bverfg]}))
+    check(not err, f"assemble_datapackage ok: {dp.get('error_code')} {dp.get('message')}")
+    envelope(dp, "assemble_datapackage")
+    check((dp["requested"], dp["deduped"], dp["included"]) == (3, 1, 2), f"requested/deduped/included: {dp['requested']} {dp['deduped']} {dp['included']}")
+    check(dp["payload_truncated"] is False and dp["truncation"] is None, "the default budget holds two excerpts")
+    ifg = dp["decisions"][0]["id"]
+    for d in dp["decisions"]:
+        keys = [k for k in ("excerpt", "full_text", "full_text_excerpt") if k in d]
+        check(keys == ["excerpt"], f"exactly one text key: {keys}")
+        ex = d["excerpt"]
+        check(ex["total_length"] == d["text_length"] and ex["has_more"] == (ex["offset"] + ex["length"] < d["text_length"]), "excerpt says total_length and has_more")
+        check(d["fortgeltung_checked"] is False and d["excerpt_span"], "fortgeltung_checked false; excerpt_span named")
+        err, gd = fields(await call("get_decision", {"id": d["id"], "offset": ex["offset"], "length": ex["length"]}))
+        check(not err and gd["snippet"]["text"] == ex["text"], "the excerpt is get_decision's text at its offsets")
+    ea = dp["edge_accounting"]
+    check(ea["total"] == ea["included"] + ea["dropped"] and ea["included"] == len(dp["citation_edges"]), f"edge_accounting adds up: {ea['total']} {ea['included']} {ea['dropped']}")
+    check(dp["citation_edges"] and all(e["in_corpus"] == (e["target_id"] is not None) for e in dp["citation_edges"]), "edges: a target exactly when in the corpus")
+    for row in ea["per_source"]:
+        check(row["edges_total"] == row["edges_resolved_total"] + row["edges_unresolved_total"] and sum(row["unresolved_by_status"].values()) == row["edges_unresolved_total"], "per-source edge counts add up")
+
+    # A tiny budget sheds in the fixed order and names what it dropped.
+    err, amb = fields(await call("get_decision", {"id": "20 F 1.10"}))
+    other = amb["candidates"][0]["id"]
+    err, tp = fields(await call("assemble_datapackage", {"ids": [ifg, did, other], "max_chars": 500}))
+    check(not err and tp["payload_truncated"] is True and tp["truncated"] is True, "a 500-character budget truncates the package")
+    t = tp["truncation"]
+    check(t["shed_order"] == ["text_shortened", "edges_capped", "decisions_dropped"], f"shed order: {t['shed_order']}")
+    check(t["steps_applied"] == [x for x in t["shed_order"] if x in t["steps_applied"]] and t["steps_applied"][0] == "text_shortened" and t["steps_applied"][-1] == "decisions_dropped", f"steps in the fixed order: {t['steps_applied']}")
+    check(tp["included"] == 1 and tp["decisions"][0]["id"] == ifg and t["dropped_seed_ids"] == [did, other], f"decisions dropped from the end: {t['dropped_seed_ids']}")
+    check(tp["requested"] - tp["deduped"] - tp["included"] == len(t["dropped_seed_ids"]), "requested - deduped - included = dropped")
+    check(t["excerpt_chars_applied"] == 300 and tp["decisions"][0]["truncated_reason"] == "budget_shedding", "text shortened to the 300-character floor, and says so")
+    check(tp["truncation_notice"], "a German truncation notice")
+    ea = tp["edge_accounting"]
+    check(ea["total"] == ea["included"] + ea["dropped"] and ea["included"] <= 1, "edge_accounting after shedding")
+
+    # Refusals.
+    for args, code in (
+        ({"ids": []}, "invalid_argument"),
+        ({"ids": [did] * 11}, "invalid_argument"),
+        ({"ids": [did, "99 ZZ 1/99"]}, "decision_not_found"),
+        ({"ids": ["20 F 1.10"]}, "decision_ambiguous"),
+        ({"ids": [did], "max_chars": 10}, "invalid_argument"),
+    ):
+        err, sc = fields(await call("assemble_datapackage", args))
+        check(err and sc["error_code"] == code, f"assemble_datapackage {args}: {code}, got {sc.get('error_code')}")
+    err, sc = fields(await call("assemble_datapackage", {"ids": [did, "99 ZZ 1/99"]}))
+    check([u["id"] for u in sc["unresolved_ids"]] == ["99 ZZ 1/99"], "unresolved_ids names the bad id")
 
 
 async def main_v1(url):
