@@ -443,6 +443,16 @@ impl<'g> Checker<'g> {
             &mut f,
             if c.date.is_some() || c.court.is_some() { "file_number_court_date" } else { "file_number" },
         );
+        // Say what could not be compared, rather than implying it was.
+        let kind_check = match (c.decision_kind.is_some(), d.document_type.is_some()) {
+            (true, true) => "checked",
+            (true, false) => "not_checked: the held decision records no document type",
+            (false, _) => "not_printed",
+        };
+        if let Some(scope) = f.body.get_mut("check_scope") {
+            scope["decision_kind"] = json!(kind_check);
+            scope["date"] = json!(if c.date.is_some() { "checked" } else { "not_printed" });
+        }
         Ok(f)
     }
 
