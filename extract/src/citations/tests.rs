@@ -657,6 +657,27 @@ fn long_lists_and_chains_stay_linear() {
     assert!(t0.elapsed().as_secs() < 15, "took {:?}", t0.elapsed());
 }
 
+#[test]
+fn vocabulary_and_results_are_send_sync_and_serialise() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<LawVocabulary>();
+    send_sync::<Extraction>();
+    // Many documents on many threads share one vocabulary (rayon at the call site).
+    let texts: Vec<String> = (0..64).map(|k| format!("nach § {k} Abs. 1 BGB und BVerfGE {k}, 1")).collect();
+    let found: Vec<usize> = std::thread::scope(|s| {
+        let hs: Vec<_> = texts
+            .chunks(16)
+            .map(|c| s.spawn(move || c.iter().map(|t| extract(t, LawVocabulary::shipped()).laws.len()).sum::<usize>()))
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(found.iter().sum::<usize>(), 64);
+    let e = ex("§ 823 Abs. 1 BGB; BGH, Urteil vom 08.04.2009 - VIII ZR 231/07");
+    let json = serde_json::to_string(&e).unwrap();
+    let back: Extraction = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, e);
+}
+
 const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared");
 
 fn benchmark_texts(name: &str) -> Vec<(String, String)> {
