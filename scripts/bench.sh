@@ -135,7 +135,57 @@ for spec in dsearch.rest dget.rest; do
 	"$bin/loadgen" --spec "$work/$spec" --concurrency 8 --requests 4000 --label "$spec (goal p99 < 15 ms)" | tee -a "$out/latest.txt"
 done
 
-# --- 6. Citation extraction against refex ---------------------------------------------
+# --- 6. Citation graph and the citation checker over loopback -------------------------
+: > "$work/graph.rest"
+for id in "7%20C%2012.13" "7%20C%2018.08" "2%20BvQ%2053%2F18" "oldp-938" "7%20C%2020.12" "6%20C%2012.14"; do
+	echo "GET $dbase/api/decisions/$id/graph?depth=2&max_nodes=100" >> "$work/graph.rest"
+done
+: > "$work/forlaw.rest"
+for bs in "IFG 6" "IFG 3" "VwGO 99" "GG Art.%2012" "UIG 9" "VwGO 113"; do
+	set -- $bs
+	echo "GET $dbase/api/laws/$1/sections/$2/decisions?sort=most_cited&limit=20" >> "$work/forlaw.rest"
+done
+: > "$work/validate.rest"
+for c in "%C2%A7%20823%20Abs.%201%20BGB" "%C2%A7%2032%20StGB" "Art.%2020%20GG" "7%20C%2012.13" "VIII%20ZR%20231%2F07" "%C2%A7%206%20IFG" "%C2%A7%2047%20BauO%20LSA" "%C2%A7%209999%20BGB"; do
+	echo "GET $dbase/api/citations/validate?citation=$c" >> "$work/validate.rest"
+done
+# A 20,000-character decision text (the longest-cited corpus decisions, cut at 20,000 characters).
+python3 - "$ddata/work/extract/decisions/decisions.jsonl" "$dbase" > "$work/check.rest" <<'PY'
+import json, sys
+texts = []
+for line in open(sys.argv[1]):
+    t = json.loads(line)["doc"]["text"]
+    if len(t) >= 20000:
+        texts.append(t[:20000])
+    if len(texts) == 5:
+        break
+for t in texts:
+    print("POST", sys.argv[2] + "/api/tools/check_citations", json.dumps({"text": t}, ensure_ascii=False))
+PY
+for spec in graph.rest forlaw.rest; do
+	"$bin/loadgen" --spec "$work/$spec" --concurrency 8 --requests 100 --label warmup >/dev/null
+	"$bin/loadgen" --spec "$work/$spec" --concurrency 8 --requests 2000 --label "$spec" | tee -a "$out/latest.txt"
+done
+"$bin/loadgen" --spec "$work/validate.rest" --concurrency 8 --requests 200 --label warmup >/dev/null
+"$bin/loadgen" --spec "$work/validate.rest" --concurrency 8 --requests 8000 --label "validate_citation (goal p99 < 5 ms)" | tee -a "$out/latest.txt"
+"$bin/loadgen" --spec "$work/check.rest" --concurrency 2 --requests 20 --label warmup >/dev/null
+"$bin/loadgen" --spec "$work/check.rest" --concurrency 2 --requests 400 --label "check_citations, 20,000-char texts, concurrency 2 (goal p99 < 50 ms)" | tee -a "$out/latest.txt"
+"$bin/loadgen" --spec "$work/check.rest" --concurrency 1 --requests 200 --label "check_citations, one at a time" > "$work/check1.txt"
+tee -a "$out/latest.txt" < "$work/check1.txt"
+findings=$(python3 - "$work/check.rest" <<'PY'
+import json, sys, urllib.request
+total = n = 0
+for line in open(sys.argv[1]):
+    _, url, body = line.split(" ", 2)
+    r = urllib.request.urlopen(urllib.request.Request(url, data=body.encode(), headers={"content-type": "application/json"}))
+    total += len(json.load(r)["findings"]); n += 1
+print(total / n)
+PY
+)
+rps=$(sed -n 's/.* \([0-9.]*\) req\/s.*/\1/p' "$work/check1.txt")
+log "check_citations: $findings findings per 20,000-char text; $(awk -v f="$findings" -v r="$rps" 'BEGIN { printf "%.0f", f * r }') citations checked per second, one request at a time (about one core)"
+
+# --- 7. Citation extraction against refex ---------------------------------------------
 if [ -x "$root/scripts/bench-citations.sh" ]; then
 	"$root/scripts/bench-citations.sh" 2>&1 | tee -a "$out/latest.txt" || log "citation benchmark failed"
 fi
