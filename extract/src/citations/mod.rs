@@ -529,7 +529,13 @@ fn name_candidate(w: &str) -> bool {
 /// Collapses line breaks and runs of spaces in a structured field (`VG\nHamburg` → `VG Hamburg`);
 /// `raw` keeps the text as written.
 fn collapse(s: &mut String) {
-    if s.bytes().any(|c| c == b'\n' || c == b'\r' || c == b'\t') || s.contains("  ") {
+    // One pass: a line break, a tab or two spaces in a row.
+    let b = s.as_bytes();
+    let needs = b
+        .iter()
+        .enumerate()
+        .any(|(k, &c)| matches!(c, b'\n' | b'\r' | b'\t') || (c == b' ' && b.get(k + 1) == Some(&b' ')));
+    if needs {
         *s = s.split_whitespace().collect::<Vec<_>>().join(" ");
     }
 }
