@@ -111,6 +111,21 @@ fn decisions_where(g: &Generation, cond: &str, args: &[&dyn rusqlite::ToSql]) ->
     })?)
 }
 
+/// Held decisions with this file number (`store::file_number_norm` form).
+pub fn decisions_by_file_number(g: &Generation, fn_norm: &str) -> Result<Vec<Decision>, ToolError> {
+    decisions_where(g, "d.id IN (SELECT decision_id FROM decision_file_numbers WHERE fn_norm = ?1)", &[&fn_norm])
+}
+
+/// Held decisions with this ECLI (`store::ecli_norm` form).
+pub fn decisions_by_ecli(g: &Generation, ecli: &str) -> Result<Vec<Decision>, ToolError> {
+    decisions_where(g, "upper(replace(d.ecli, ' ', '')) = ?1", &[&ecli])
+}
+
+/// Every held decision's row (without text), in id order: the population statistics count.
+pub(crate) fn all_decisions(g: &Generation) -> Result<Vec<Decision>, ToolError> {
+    decisions_where(g, "1 = 1 ORDER BY d.id", &[])
+}
+
 pub fn decision_by_id(g: &Generation, id: i64) -> Result<Decision, ToolError> {
     decisions_where(g, "d.id = ?1", &[&id])?.pop().ok_or_else(|| ToolError::internal(format!("decision {id} missing")))
 }
@@ -126,7 +141,7 @@ fn court_filter_key(court: &str) -> String {
 
 /// The filters every decision search shares.
 #[derive(Debug, Default, Clone)]
-struct Filters {
+pub(crate) struct Filters {
     court: Option<String>,
     branch: Option<String>,
     document_type: Option<String>,
@@ -159,7 +174,7 @@ fn parse_date_arg(a: &Args<'_>, name: &str) -> Result<Option<String>, ToolError>
 }
 
 impl Filters {
-    fn from_args(a: &Args<'_>) -> Result<Filters, ToolError> {
+    pub(crate) fn from_args(a: &Args<'_>) -> Result<Filters, ToolError> {
         let f = Filters {
             court: a.str_opt("court", 200)?.filter(|s| !s.trim().is_empty()),
             branch: a.str_opt("branch", 40)?.filter(|s| !s.trim().is_empty()).map(|s| s.trim().to_lowercase()),
@@ -185,7 +200,7 @@ impl Filters {
         Ok(f)
     }
 
-    fn applied(&self) -> Value {
+    pub(crate) fn applied(&self) -> Value {
         let mut m = Map::new();
         if let Some((given, token)) = &self.cited_norm {
             m.insert("cited_norm".into(), json!({"given": given, "canonical": token, "matches": "this norm and every finer citation of it (§ 823 BGB matches § 823 Abs. 1 BGB)"}));
@@ -212,7 +227,7 @@ impl Filters {
         Value::Object(m)
     }
 
-    fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.court.is_none()
             && self.branch.is_none()
             && self.document_type.is_none()
@@ -253,8 +268,46 @@ impl Filters {
         out
     }
 
+    /// [`Filters::from_args`] plus the citation filters (`cited_norm`, `cited_case_id`) that
+    /// the searches declare: `search_decisions` and `get_case_statistics` must filter alike.
+    pub(crate) fn from_search_args(g: &Generation, a: &Args<'_>) -> Result<Filters, ToolError> {
+        let mut filters = Filters::from_args(a)?;
+        if let Some(n) = a.str_opt("cited_norm", 200)?.filter(|s| !s.trim().is_empty()) {
+            filters.cited_norm = Some((n.clone(), canonical_norm(&n)?));
+        }
+        if let Some(c) = a.str_opt("cited_case_id", 200)?.filter(|s| !s.trim().is_empty()) {
+            filters.cited_case = Some(resolve_decision(g, &c, None, None)?.ext_id);
+        }
+        Ok(filters)
+    }
+
+    /// Keeps the store rows that pass every filter, the citation filters included (the index
+    /// applies the same filters as query clauses; rows read from the store need this instead).
+    pub(crate) fn retain(&self, g: &Generation, ds: &mut Vec<Decision>) -> Result<(), ToolError> {
+        ds.retain(|d| passes_sql_filters(d, self));
+        if let Some((_, token)) = &self.cited_norm {
+            let citing: HashSet<i64> = g.store.with(|c| {
+                let mut st = c.prepare("SELECT decision_id FROM decision_norms WHERE norm = ?1")?;
+                let ids = st.query_map(params![token], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+                Ok(ids)
+            })?;
+            ds.retain(|d| citing.contains(&d.id));
+        }
+        if let Some(ext) = &self.cited_case {
+            let citing: HashSet<i64> = g.store.with(|c| {
+                let mut st = c.prepare(
+                    "SELECT e.citing_id FROM citation_edges e JOIN decisions t ON t.id = e.cited_id WHERE t.ext_id = ?1",
+                )?;
+                let ids = st.query_map(params![ext], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+                Ok(ids)
+            })?;
+            ds.retain(|d| citing.contains(&d.id));
+        }
+        Ok(())
+    }
+
     /// For an empty result: does each filter value exist at all, and what is close to it?
-    fn vocabulary(&self, g: &Generation) -> Result<Option<Value>, ToolError> {
+    pub(crate) fn vocabulary(&self, g: &Generation) -> Result<Option<Value>, ToolError> {
         let mut m = Map::new();
         if let Some(c) = &self.court {
             let key = court_filter_key(c);
@@ -447,14 +500,7 @@ fn snippet_of(hl: &mut Highlighter, g: &Generation, doc: &TantivyDocument, max_c
 /// `search_decisions(query, court?, branch?, document_type?, date_from?, date_to?, sort?, page?, page_size?)`.
 pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
     let query = a.str_req("query", 500)?;
-    let mut filters = Filters::from_args(a)?;
-    // Citation filters run in the index only, so only search_decisions declares them.
-    if let Some(n) = a.str_opt("cited_norm", 200)?.filter(|s| !s.trim().is_empty()) {
-        filters.cited_norm = Some((n.clone(), canonical_norm(&n)?));
-    }
-    if let Some(c) = a.str_opt("cited_case_id", 200)?.filter(|s| !s.trim().is_empty()) {
-        filters.cited_case = Some(resolve_decision(g, &c, None, None)?.ext_id);
-    }
+    let filters = Filters::from_search_args(g, a)?;
     let sort = a.str_opt("sort", 20)?.unwrap_or_else(|| "relevance".into());
     if !matches!(sort.as_str(), "relevance" | "date" | "most_cited") {
         return Err(ToolError::invalid(
@@ -470,113 +516,39 @@ pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
     out.insert("page".into(), json!(page));
     out.insert("page_size".into(), json!(size));
 
-    let trimmed = query.trim();
-    if looks_like_ecli(trimmed) || looks_like_file_number(trimmed) {
-        // Exact keyword mode: the query is an identifier throughout.
-        let (mode, mut found) = if looks_like_ecli(trimmed) {
-            ("exact_ecli", decisions_where(g, "upper(replace(d.ecli, ' ', '')) = ?1", &[&ecli_norm(trimmed)])?)
-        } else {
-            let n = file_number_norm(trimmed);
-            (
-                "exact_file_number",
-                decisions_where(
-                    g,
-                    "d.id IN (SELECT decision_id FROM decision_file_numbers WHERE fn_norm = ?1)",
-                    &[&n],
-                )?,
-            )
-        };
-        found.retain(|d| passes_sql_filters(d, &filters));
-        if let Some((_, token)) = &filters.cited_norm {
-            let citing: HashSet<i64> = g.store.with(|c| {
-                let mut st = c.prepare("SELECT decision_id FROM decision_norms WHERE norm = ?1")?;
-                let ids = st.query_map(params![token], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
-                Ok(ids)
-            })?;
-            found.retain(|d| citing.contains(&d.id));
+    let (q, words, citation, match_mode, ids) = match match_query(g, &query, &filters)? {
+        QueryMatch::Identifier { mode, decisions: mut found } => {
+            sort_decisions(&mut found, &sort);
+            let total = found.len();
+            let rows: Vec<Value> = found
+                .iter()
+                .skip((page - 1) * size)
+                .take(size)
+                .map(|d| {
+                    let mut r = d.summary();
+                    r["matched_by"] = json!(mode);
+                    r["snippets"] = json!([]);
+                    r
+                })
+                .collect();
+            out.insert("mode".into(), json!(mode));
+            out.insert(
+                "mode_note".into(),
+                json!("The query is an identifier throughout, so it was looked up exactly, not searched as words."),
+            );
+            finish_page(&mut out, total, IDENTIFIER_BASIS, page, size, rows);
+            if total == 0
+                && !filters.is_empty()
+                && let Some(v) = filters.vocabulary(g)?
+            {
+                out.insert("filter_vocabulary".into(), v);
+            }
+            return Ok(out);
         }
-        if let Some(ext) = &filters.cited_case {
-            let citing: HashSet<i64> = g.store.with(|c| {
-                let mut st = c.prepare(
-                    "SELECT e.citing_id FROM citation_edges e JOIN decisions t ON t.id = e.cited_id WHERE t.ext_id = ?1",
-                )?;
-                let ids = st.query_map(params![ext], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
-                Ok(ids)
-            })?;
-            found.retain(|d| citing.contains(&d.id));
-        }
-        sort_decisions(&mut found, &sort);
-        let total = found.len();
-        let rows: Vec<Value> = found
-            .iter()
-            .skip((page - 1) * size)
-            .take(size)
-            .map(|d| {
-                let mut r = d.summary();
-                r["matched_by"] = json!(mode);
-                r["snippets"] = json!([]);
-                r
-            })
-            .collect();
-        out.insert("mode".into(), json!(mode));
-        out.insert(
-            "mode_note".into(),
-            json!("The query is an identifier throughout, so it was looked up exactly, not searched as words."),
-        );
-        finish_page(&mut out, total, "decisions_with_this_identifier_after_filters", page, size, rows);
-        if total == 0
-            && !filters.is_empty()
-            && let Some(v) = filters.vocabulary(g)?
-        {
-            out.insert("filter_vocabulary".into(), v);
-        }
-        return Ok(out);
-    }
-
-    let words = query_words(&query);
-    if words.is_empty() {
-        return Err(ToolError::invalid(
-            "the query has no searchable words",
-            "Send words, an Aktenzeichen or an ECLI, e.g. \"Betriebsgeheimnis\".",
-        ));
-    }
+        QueryMatch::Text { query, words, citation, match_mode, ids } => (query, words, citation, match_mode, ids),
+    };
     let f = g.decision_fields;
-    let word_query = |w: &str| -> Box<dyn Query> {
-        let clauses: Vec<(Occur, Box<dyn Query>)> = [(f.text, 1.0f32), (f.heading, 2.0)]
-            .iter()
-            .map(|(field, boost)| {
-                let tq = TermQuery::new(Term::from_field_text(*field, w), IndexRecordOption::WithFreqs);
-                (Occur::Should, Box::new(BoostQuery::new(Box::new(tq), *boost)) as Box<dyn Query>)
-            })
-            .collect();
-        Box::new(BooleanQuery::new(clauses))
-    };
-    let build = |occur: Occur| -> BooleanQuery {
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = words.iter().map(|w| (occur, word_query(w))).collect();
-        clauses.extend(filters.clauses(g));
-        BooleanQuery::new(clauses)
-    };
     let searcher = g.decisions_reader.searcher();
-    // A § / Art. citation throughout (`§ 823 BGB`, `Art. 20 GG`): its words in order, close
-    // together (`§ 823 Abs. 1 BGB` matches), never the words scattered over a passage.
-    let citation = crate::laws::parse_section_citation(trimmed).is_some() && words.len() >= 2;
-    let mut match_mode =
-        if citation { "citation_words_in_order_within_8_positions" } else { "all_terms_in_one_passage" };
-    let mut q = if citation {
-        let mut phrase = PhraseQuery::new(words.iter().map(|w| Term::from_field_text(f.text, w)).collect());
-        phrase.set_slop(8);
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(phrase))];
-        clauses.extend(filters.clauses(g));
-        BooleanQuery::new(clauses)
-    } else {
-        build(Occur::Must)
-    };
-    let mut ids = matching_decisions(&searcher, &q)?;
-    if ids.is_empty() && words.len() > 1 && !citation {
-        q = build(Occur::Should);
-        ids = matching_decisions(&searcher, &q)?;
-        match_mode = "any_term";
-    }
     let total = ids.len();
     let mut gen_ = Highlighter::new(&words);
     let mut rows = Vec::new();
@@ -639,14 +611,7 @@ pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
         out.insert("mode_note".into(), json!("The query is a § / Art. citation throughout, so it was matched as a citation (its words in order), not as loose words."));
     }
     out.insert("match_mode".into(), json!(match_mode));
-    let basis = if citation {
-        "decisions_with_a_passage_citing_these_words_in_order"
-    } else if match_mode == "any_term" {
-        "decisions_with_a_passage_containing_any_query_word"
-    } else {
-        "decisions_with_a_passage_containing_every_query_word"
-    };
-    finish_page(&mut out, total, basis, page, size, rows);
+    finish_page(&mut out, total, text_basis(citation, match_mode), page, size, rows);
     if total == 0
         && !filters.is_empty()
         && let Some(v) = filters.vocabulary(g)?
@@ -655,6 +620,104 @@ pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
     }
     out.insert("scope".into(), json!("court decisions only; laws are searched by search_laws"));
     Ok(out)
+}
+
+/// `total_basis` of an identifier query.
+pub(crate) const IDENTIFIER_BASIS: &str = "decisions_with_this_identifier_after_filters";
+
+/// `total_basis` of a word or § query.
+pub(crate) fn text_basis(citation: bool, match_mode: &str) -> &'static str {
+    if citation {
+        "decisions_with_a_passage_citing_these_words_in_order"
+    } else if match_mode == "any_term" {
+        "decisions_with_a_passage_containing_any_query_word"
+    } else {
+        "decisions_with_a_passage_containing_every_query_word"
+    }
+}
+
+/// What a decision query matched, before sorting and paging.
+pub(crate) enum QueryMatch {
+    /// The query is one Aktenzeichen or ECLI throughout: looked up exactly, then filtered.
+    Identifier { mode: &'static str, decisions: Vec<Decision> },
+    /// Words or a § citation: every matching decision (id, date number) under the filters,
+    /// with the index query that found them (callers reuse it to pick snippets).
+    Text {
+        query: BooleanQuery,
+        words: Vec<String>,
+        citation: bool,
+        match_mode: &'static str,
+        ids: Vec<(u64, Option<i64>)>,
+    },
+}
+
+/// The matching of `search_decisions`, shared with `get_case_statistics` so a count and a
+/// search under the same arguments always agree.
+pub(crate) fn match_query(g: &Generation, query: &str, filters: &Filters) -> Result<QueryMatch, ToolError> {
+    let trimmed = query.trim();
+    if looks_like_ecli(trimmed) || looks_like_file_number(trimmed) {
+        // Exact keyword mode: the query is an identifier throughout.
+        let (mode, mut found) = if looks_like_ecli(trimmed) {
+            ("exact_ecli", decisions_where(g, "upper(replace(d.ecli, ' ', '')) = ?1", &[&ecli_norm(trimmed)])?)
+        } else {
+            let n = file_number_norm(trimmed);
+            (
+                "exact_file_number",
+                decisions_where(
+                    g,
+                    "d.id IN (SELECT decision_id FROM decision_file_numbers WHERE fn_norm = ?1)",
+                    &[&n],
+                )?,
+            )
+        };
+        filters.retain(g, &mut found)?;
+        return Ok(QueryMatch::Identifier { mode, decisions: found });
+    }
+    let words = query_words(query);
+    if words.is_empty() {
+        return Err(ToolError::invalid(
+            "the query has no searchable words",
+            "Send words, an Aktenzeichen or an ECLI, e.g. \"Betriebsgeheimnis\".",
+        ));
+    }
+    let f = g.decision_fields;
+    let word_query = |w: &str| -> Box<dyn Query> {
+        let clauses: Vec<(Occur, Box<dyn Query>)> = [(f.text, 1.0f32), (f.heading, 2.0)]
+            .iter()
+            .map(|(field, boost)| {
+                let tq = TermQuery::new(Term::from_field_text(*field, w), IndexRecordOption::WithFreqs);
+                (Occur::Should, Box::new(BoostQuery::new(Box::new(tq), *boost)) as Box<dyn Query>)
+            })
+            .collect();
+        Box::new(BooleanQuery::new(clauses))
+    };
+    let build = |occur: Occur| -> BooleanQuery {
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = words.iter().map(|w| (occur, word_query(w))).collect();
+        clauses.extend(filters.clauses(g));
+        BooleanQuery::new(clauses)
+    };
+    let searcher = g.decisions_reader.searcher();
+    // A § / Art. citation throughout (`§ 823 BGB`, `Art. 20 GG`): its words in order, close
+    // together (`§ 823 Abs. 1 BGB` matches), never the words scattered over a passage.
+    let citation = crate::laws::parse_section_citation(trimmed).is_some() && words.len() >= 2;
+    let mut match_mode =
+        if citation { "citation_words_in_order_within_8_positions" } else { "all_terms_in_one_passage" };
+    let mut q = if citation {
+        let mut phrase = PhraseQuery::new(words.iter().map(|w| Term::from_field_text(f.text, w)).collect());
+        phrase.set_slop(8);
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(phrase))];
+        clauses.extend(filters.clauses(g));
+        BooleanQuery::new(clauses)
+    } else {
+        build(Occur::Must)
+    };
+    let mut ids = matching_decisions(&searcher, &q)?;
+    if ids.is_empty() && words.len() > 1 && !citation {
+        q = build(Occur::Should);
+        ids = matching_decisions(&searcher, &q)?;
+        match_mode = "any_term";
+    }
+    Ok(QueryMatch::Text { query: q, words, citation, match_mode, ids })
 }
 
 fn finish_page(out: &mut Map<String, Value>, total: usize, basis: &str, page: usize, size: usize, rows: Vec<Value>) {

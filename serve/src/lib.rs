@@ -5,6 +5,8 @@
 //! - [`laws`]: the statute tools (one function per capability);
 //! - [`decisions`]: the decision and court tools (one function per capability);
 //! - [`citations`]: the citation graph and coverage tools;
+//! - [`datapackage`]: `assemble_datapackage`, decisions and their edges under a response budget;
+//! - [`statistics`]: `get_case_statistics`, counts under the filters of `search_decisions`;
 //! - [`checker`]: the hallucination guard (`check_citations`, `validate_citation`);
 //! - [`snippets`]: result snippets with highlights (cheap: stems only candidate words);
 //! - [`tools`]: the registry both transports dispatch through;
@@ -20,12 +22,14 @@ pub mod answer;
 pub mod args;
 pub mod checker;
 pub mod citations;
+pub mod datapackage;
 pub mod decisions;
 pub mod laws;
 pub mod mcp;
 pub mod metrics;
 pub mod rest;
 pub mod snippets;
+pub mod statistics;
 pub mod swap;
 pub mod tools;
 
@@ -174,6 +178,8 @@ pub const DECISION_ROUTES: &[(&str, &str)] = &[
     ("/api/decisions/{id}/graph", "get_citation_graph"),
     ("/api/laws/{book}/sections/{section}/decisions", "get_cases_for_law"),
     ("/api/coverage", "corpus_coverage"),
+    ("/api/statistics", "get_case_statistics"),
+    ("/api/datapackage", "assemble_datapackage"),
     ("/api/citations/validate", "validate_citation"),
 ];
 

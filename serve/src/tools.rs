@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use crate::answer::{ErrorCode, GenerationRef, ToolError, with_envelope};
 use crate::args::Args;
-use crate::{checker, citations, decisions, laws};
+use crate::{checker, citations, datapackage, decisions, laws, statistics};
 
 type Run = fn(&Generation, &Args<'_>) -> Result<Map<String, Value>, ToolError>;
 
@@ -297,6 +297,31 @@ fn schema_validate_citation() -> Value {
     })
 }
 
+fn schema_assemble_datapackage() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "ids": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 200}, "minItems": 1, "maxItems": 10, "description": "1-10 decision ids, Aktenzeichen or ECLIs. Order matters: over budget, decisions are dropped from the end. Duplicates collapse."},
+            "include_citations": {"type": "boolean", "default": true, "description": "Each decision's outgoing citation edges (resolved to a held decision or not, with status) and edge_accounting."},
+            "full_text": {"type": "boolean", "default": false, "description": "Whole texts (cut at max_chars each) instead of ~700-character excerpts from the Leitsatz/Tenor/Gründe."},
+            "max_chars": int_prop("Response budget in characters of the serialised decisions and edges (also the per-decision cap with full_text).", 500, Some(200_000), 60_000),
+        },
+        "required": ["ids"],
+    })
+}
+
+fn schema_get_case_statistics() -> Value {
+    with_props(
+        decision_filter_props(),
+        json!({
+            "query": {"type": "string", "maxLength": 500, "description": "Optional: count only decisions search_decisions would match (words, a § citation, an Aktenzeichen or an ECLI)."},
+            "cited_norm": {"type": "string", "description": "Only decisions citing this norm (\"§ 823 BGB\" also matches \"§ 823 Abs. 1 BGB\")."},
+            "cited_case_id": {"type": "string", "description": "Only decisions citing this decision (id, Aktenzeichen or ECLI)."},
+        }),
+        &[],
+    )
+}
+
 fn schema_none() -> Value {
     json!({"type": "object", "properties": {}})
 }
@@ -434,6 +459,20 @@ pub static TOOLS: &[Tool] = &[
         description: "One Aktenzeichen, ECLI or § reference: found (verified_corpus) or not, match_type, the verdict and the matched record. Exact only: never § 1823 BGB for § 823 BGB.",
         schema: schema_validate_citation,
         run: checker::validate_citation,
+    },
+    Tool {
+        name: "assemble_datapackage",
+        title: "Package decisions with their citations",
+        description: "1-10 decisions (ids, Aktenzeichen or ECLIs) in one JSON package for grounded LLM context: metadata, an excerpt (~700 characters from the Leitsatz, else Tenor, else Gründe) or the full text, and each decision's outgoing citation edges (resolved to a held decision, or unresolved with status), with edge_accounting (total, included, dropped). max_chars is the response budget: over it, the package sheds in a fixed order (texts shortened to ~300 characters, then edges capped per decision, then decisions dropped from the end of ids) and says so in payload_truncated, truncation (steps, dropped_seed_ids) and truncation_notice. Every cut text carries offset, total_length and has_more. An id that names no single decision fails the whole call (unresolved_ids). For one whole decision use get_decision.",
+        schema: schema_assemble_datapackage,
+        run: datapackage::assemble_datapackage,
+    },
+    Tool {
+        name: "get_case_statistics",
+        title: "Count decisions by court, year, branch, type",
+        description: "Counts of held decisions by court, year, branch and document type, under the same filters as search_decisions (court, branch, document_type, date_from, date_to, cited_norm, cited_case_id) and an optional query matched exactly as search_decisions matches it. Each breakdown sums to total (total_basis says what it counts); values not recorded are counted under null (undated decisions under year null).",
+        schema: schema_get_case_statistics,
+        run: statistics::get_case_statistics,
     },
     Tool {
         name: "get_platform_info",

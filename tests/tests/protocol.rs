@@ -171,7 +171,7 @@ fn mcp_transport_rules_and_rest_parity() {
             None => break,
         }
     }
-    assert_eq!(names.len(), 20, "{names:?}");
+    assert_eq!(names.len(), 22, "{names:?}");
     for n in ["search_laws", "get_law_section", "search_decisions", "get_decision", "cross_type_search", "list_courts"]
     {
         assert!(names.iter().any(|x| x == n), "{n} is listed");

@@ -1,0 +1,622 @@
+//! `assemble_datapackage`: 1 to 10 decisions with an excerpt or their full text and their
+//! outgoing citation edges, in one package sized for an LLM context.
+//!
+//! The package has a budget (`max_chars`, counted as characters of the serialised
+//! `decisions` and `citation_edges` arrays). When it is over budget it sheds in the fixed
+//! order of seed 002 ("Response budget"), stopping as soon as it fits:
+//! 1. text shortened, uniformly, down to a span-anchored excerpt of about 300 characters;
+//! 2. `citation_edges` capped to N rows per source, down to one;
+//! 3. whole decisions dropped from the END of `ids` (at least one survives).
+//!
+//! Nothing is cut silently: every text says where it starts, how long it is and whether more
+//! follows (`total_length`, `has_more`, `next_offset`, as `get_decision`'s snippets); every
+//! shed step is named in `truncation`, dropped decisions in `truncation.dropped_seed_ids`, and
+//! edges in `edge_accounting` (total = included + dropped, per source and overall).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use extract::courts::fold;
+use index::Generation;
+use rusqlite::params;
+use serde_json::{Map, Value, json};
+
+use crate::answer::ToolError;
+use crate::args::Args;
+use crate::decisions::{Decision, decision_by_id, resolve_decision};
+
+pub const IDS_MAX: usize = 10;
+pub const MAX_CHARS_DEFAULT: i64 = 60_000;
+pub const MAX_CHARS_MIN: i64 = 500;
+pub const MAX_CHARS_MAX: i64 = 200_000;
+/// The default excerpt (seed 002: "about 700 characters").
+const EXCERPT_CHARS: usize = 700;
+/// The floor of shedding step 1 (seed 002: "about 300 characters").
+const EXCERPT_FLOOR: usize = 300;
+/// Per source decision, before any budget: distinct resolved targets and unresolved rows.
+const RESOLVED_TARGET_CAP: usize = 50;
+const UNRESOLVED_ROW_CAP: usize = 50;
+/// Withheld citations that are not edges at all (impossible on their face): counted, not served.
+const NOT_SERVED: &[&str] = &["self_reference", "self_reference_ocr_variant", "forward_date"];
+
+const SHED_ORDER: [&str; 3] = ["text_shortened", "edges_capped", "decisions_dropped"];
+const BUDGET_BASIS: &str = "characters of the serialised decisions and citation_edges arrays (texts, metadata, edge rows); the envelope, edge_accounting and truncation are not counted";
+
+/// One requested decision with what the package may serve of it.
+struct Seed {
+    d: Decision,
+    chars: Vec<char>,
+    /// (name, start): where an excerpt starts (Leitsatz, else Tenor, else Gründe), or None.
+    span: Option<(String, usize)>,
+    /// Every edge row, best first (resolved, then procedural, then most cited).
+    edges: Vec<Value>,
+    /// Edge rows before the per-source caps.
+    edges_total: usize,
+    resolved_total: usize,
+    unresolved_by_status: BTreeMap<String, usize>,
+    withheld_not_served: BTreeMap<String, usize>,
+    occurrences: usize,
+}
+
+/// How much of each decision the package serves: the state the shedding moves.
+#[derive(Clone, Copy)]
+struct Shape {
+    /// Characters of text per decision.
+    text_cap: usize,
+    /// True: excerpts at the substantive span; false: full text from offset 0.
+    span_anchored: bool,
+    /// Edge rows per source, None = untouched.
+    edge_cap: Option<usize>,
+    /// Decisions kept, from the front of `ids`.
+    kept: usize,
+    /// Shedding step 1 ran: a cut text says `budget_shedding`, not its natural reason.
+    shortened: bool,
+}
+
+/// `assemble_datapackage(ids, include_citations?, full_text?, max_chars?)`.
+pub fn assemble_datapackage(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
+    let ids = a.str_list("ids")?.unwrap_or_default();
+    if ids.is_empty() || ids.len() > IDS_MAX {
+        return Err(ToolError::invalid(
+            format!("ids must hold 1 to {IDS_MAX} decision ids, got {}", ids.len()),
+            "Send ids as an array of 1-10 decision ids, Aktenzeichen or ECLIs; for more, call again with the rest.",
+        )
+        .with("argument", "ids")
+        .with("minimum", 1)
+        .with("maximum", IDS_MAX));
+    }
+    if let Some(bad) = ids.iter().find(|i| i.trim().is_empty() || i.chars().count() > 200) {
+        return Err(ToolError::invalid(
+            format!("ids holds an empty or over-long id {bad:?}"),
+            "Each id is a decision id, an Aktenzeichen or an ECLI (at most 200 characters).",
+        ));
+    }
+    let include_citations = a.bool_opt("include_citations")?.unwrap_or(true);
+    let full_text = a.bool_opt("full_text")?.unwrap_or(false);
+    let max_chars = a.int("max_chars", MAX_CHARS_DEFAULT, MAX_CHARS_MIN, MAX_CHARS_MAX)? as usize;
+
+    // Every id must name exactly one decision: a package silently missing one would read as
+    // complete, so the whole call fails and names each id that did not resolve.
+    let mut resolved: Vec<Decision> = Vec::new();
+    let mut unresolved: Vec<Value> = Vec::new();
+    let mut first_code = None;
+    for id in &ids {
+        match resolve_decision(g, id, None, None) {
+            Ok(d) => resolved.push(d),
+            Err(e) => {
+                first_code.get_or_insert(e.code);
+                let mut v = json!({"id": id, "error_code": e.code.as_str(), "message": e.message});
+                if let Some(c) = e.details.get("candidates") {
+                    v["candidates"] = c.clone();
+                }
+                unresolved.push(v);
+            }
+        }
+    }
+    if let Some(code) = first_code {
+        return Err(ToolError::new(
+            code,
+            format!("{} of {} ids name no single decision; nothing was assembled", unresolved.len(), ids.len()),
+            "Fix or drop the ids in unresolved_ids: use an id from search_decisions, pick a candidate's id for a shared Aktenzeichen, or check the spelling.",
+        )
+        .with("unresolved_ids", unresolved));
+    }
+    let requested = resolved.len();
+    let mut seen = BTreeSet::new();
+    resolved.retain(|d| seen.insert(d.id));
+    let deduped = requested - resolved.len();
+
+    let seeds: Vec<Seed> =
+        resolved.into_iter().map(|d| load_seed(g, d, include_citations)).collect::<Result<_, _>>()?;
+    let natural = Shape {
+        text_cap: if full_text { max_chars } else { EXCERPT_CHARS },
+        span_anchored: !full_text,
+        edge_cap: None,
+        kept: seeds.len(),
+        shortened: false,
+    };
+    let size_before = size(&seeds, natural, full_text);
+    let (shape, steps) = shed(&seeds, natural, full_text, max_chars);
+    let (decisions, edges) = build(&seeds, shape, full_text);
+    let size_after = chars_of(&decisions, &edges);
+    let fits = size_after <= max_chars;
+
+    let mut out = Map::new();
+    out.insert("requested".into(), json!(requested));
+    out.insert("deduped".into(), json!(deduped));
+    out.insert("included".into(), json!(shape.kept));
+    out.insert("include_citations".into(), json!(include_citations));
+    out.insert("full_text".into(), json!(full_text));
+    out.insert("max_chars".into(), json!(max_chars));
+    out.insert("budget_basis".into(), json!(BUDGET_BASIS));
+    out.insert("budget_used".into(), json!(size_after));
+    out.insert(
+        "text_rule".into(),
+        json!(if full_text {
+            "full_text: the whole stored text from offset 0, cut at max_chars per decision (full_text_excerpt when cut)"
+        } else {
+            "excerpt: about 700 characters from the first substantive section (Leitsatz, else Tenor, else Gründe / Entscheidungsgründe, else the document start), ended at a word boundary; offsets are Unicode code points of get_decision's text"
+        }),
+    );
+    let texts_cut = decisions.iter().any(|d| d["truncated"] == json!(true));
+    let accounting = include_citations.then(|| edge_accounting(&seeds, shape));
+    let edges_dropped = accounting.as_ref().is_some_and(|a| a["dropped"].as_u64().unwrap_or(0) > 0);
+    out.insert("truncated".into(), json!(texts_cut || edges_dropped || !steps.is_empty()));
+    out.insert("payload_truncated".into(), json!(!steps.is_empty()));
+    if steps.is_empty() {
+        out.insert("truncation".into(), Value::Null);
+    } else {
+        let dropped: Vec<&str> = seeds[shape.kept..].iter().map(|s| s.d.ext_id.as_str()).collect();
+        out.insert(
+            "truncation".into(),
+            json!({
+                "reason": "over_budget",
+                "shed_order": SHED_ORDER,
+                "shed_order_source": "seed 002, assemble_datapackage, Response budget: (1) text shortened down to a span-anchored excerpt of about 300 characters; (2) citation_edges capped to N rows per source, down to one; (3) whole decisions dropped from the end of ids",
+                "steps_applied": steps,
+                "excerpt_mode_applied": full_text && shape.span_anchored,
+                "excerpt_chars_applied": steps.contains(&"text_shortened").then_some(shape.text_cap),
+                "edges_capped": shape.edge_cap,
+                "dropped_seed_ids": dropped,
+                "fits_budget": fits,
+                "size_before": size_before,
+                "size_after": size_after,
+            }),
+        );
+        let mut notice = format!(
+            "Das Paket überschritt das Budget von {max_chars} Zeichen ({size_before}) und wurde gekürzt: {}.",
+            steps
+                .iter()
+                .map(|s| match *s {
+                    "text_shortened" => format!("Texte auf {} Zeichen je Entscheidung gekürzt", shape.text_cap),
+                    "edges_capped" =>
+                        format!("Zitierkanten auf {} je Entscheidung begrenzt", shape.edge_cap.unwrap_or(0)),
+                    _ => format!("{} Entscheidung(en) vom Ende der ids weggelassen", dropped.len()),
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+        if !dropped.is_empty() {
+            notice.push_str(" Die weggelassenen ids stehen in truncation.dropped_seed_ids; rufen Sie das Werkzeug damit erneut auf.");
+        }
+        if !fits {
+            notice.push_str(
+                " Auch eine einzelne Entscheidung passt nicht: include_citations=false oder get_decision verwenden.",
+            );
+        }
+        out.insert("truncation_notice".into(), json!(notice));
+        out.insert(
+            "guidance".into(),
+            json!("Raise max_chars, pass truncation.dropped_seed_ids as ids in a second call, read whole texts with get_decision (offset/length) and all edges with get_case_references."),
+        );
+    }
+    out.insert("decisions".into(), Value::Array(decisions));
+    if include_citations {
+        out.insert("citation_edges".into(), Value::Array(edges));
+        out.insert(
+            "caps".into(),
+            json!({
+                "per_source_resolved_target_cap": RESOLVED_TARGET_CAP,
+                "per_source_unresolved_edge_row_cap": UNRESOLVED_ROW_CAP,
+            }),
+        );
+    }
+    out.insert("edge_accounting".into(), accounting.unwrap_or(Value::Null));
+    out.insert(
+        "fortgeltung_note".into(),
+        json!("fortgeltung_checked: false on every decision: whether a decision was quashed or is still good law is not checked; keep the flag when you pass rows to a model."),
+    );
+    Ok(out)
+}
+
+/// Reads a decision's text, its excerpt span and its outgoing case citations as edge rows.
+fn load_seed(g: &Generation, d: Decision, include_citations: bool) -> Result<Seed, ToolError> {
+    let (text, sections): (String, String) = g.store.with(|c| {
+        Ok(c.query_row("SELECT text, sections FROM decisions WHERE id = ?1", params![d.id], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?)
+    })?;
+    let sections: Vec<Value> = serde_json::from_str(&sections).unwrap_or_default();
+    let span = ["leitsatz", "leitsatze", "tenor", "grunde", "entscheidungsgrunde"].iter().find_map(|want| {
+        sections.iter().find(|s| s["name"].as_str().map(fold).as_deref() == Some(want)).map(|s| {
+            let name = s["name"].as_str().unwrap_or("").to_string();
+            (name, s["start"].as_u64().unwrap_or(0) as usize)
+        })
+    });
+    let mut seed = Seed {
+        chars: text.chars().collect(),
+        d,
+        span,
+        edges: Vec::new(),
+        edges_total: 0,
+        resolved_total: 0,
+        unresolved_by_status: BTreeMap::new(),
+        withheld_not_served: BTreeMap::new(),
+        occurrences: 0,
+    };
+    if include_citations {
+        load_edges(g, &mut seed)?;
+    }
+    Ok(seed)
+}
+
+/// One served edge in the making: the citations of one key, folded.
+struct EdgeAcc {
+    target: Option<i64>,
+    status: String,
+    canonicals: Vec<String>,
+    roles: BTreeSet<String>,
+    occurrences: usize,
+    notes: BTreeSet<String>,
+    candidates: Vec<String>,
+    withheld: Option<String>,
+}
+
+/// Case citations → edge rows: a resolved row per distinct cited decision, an unresolved row
+/// per distinct spelling and status; withheld impossibilities are counted, not served.
+fn load_edges(g: &Generation, seed: &mut Seed) -> Result<(), ToolError> {
+    type Row = (Option<String>, Option<String>, String, Option<String>, Option<String>, Option<String>, Option<i64>);
+    let rows: Vec<Row> = g.store.with(|c| {
+        let mut st = c.prepare(
+            "SELECT status, withheld, canonical, role, note, candidates, target_id FROM decision_citations
+             WHERE decision_id = ?1 AND kind = 'case' ORDER BY start",
+        )?;
+        let rows = st
+            .query_map(params![seed.d.id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    })?;
+    let mut order: Vec<String> = Vec::new();
+    let mut acc: HashMap<String, EdgeAcc> = HashMap::new();
+    for (status, withheld, canonical, role, note, candidates, target) in rows {
+        if let Some(w) = withheld.as_deref().filter(|w| NOT_SERVED.contains(w)) {
+            *seed.withheld_not_served.entry(w.to_string()).or_default() += 1;
+            continue;
+        }
+        seed.occurrences += 1;
+        let status = status.unwrap_or_else(|| "unresolved_pending".into());
+        let bound = status == "resolved" && withheld.is_none() && target.is_some();
+        let key = if bound {
+            format!("t:{}", target.unwrap_or(0))
+        } else {
+            let norm: String = canonical.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+            format!("u:{status}:{norm}")
+        };
+        let e = acc.entry(key.clone()).or_insert_with(|| {
+            order.push(key);
+            EdgeAcc {
+                target: if bound { target } else { None },
+                status: status.clone(),
+                canonicals: Vec::new(),
+                roles: BTreeSet::new(),
+                occurrences: 0,
+                notes: BTreeSet::new(),
+                candidates: Vec::new(),
+                withheld: None,
+            }
+        });
+        e.occurrences += 1;
+        if !e.canonicals.contains(&canonical) {
+            e.canonicals.push(canonical);
+        }
+        e.roles.extend(role);
+        e.notes.extend(note);
+        if e.withheld.is_none() {
+            e.withheld = withheld;
+        }
+        for c in candidates.and_then(|c| serde_json::from_str::<Vec<String>>(&c).ok()).unwrap_or_default() {
+            if !e.candidates.contains(&c) {
+                e.candidates.push(c);
+            }
+        }
+    }
+    let mut edges: Vec<EdgeAcc> = order.into_iter().filter_map(|k| acc.remove(&k)).collect();
+    seed.edges_total = edges.len();
+    seed.resolved_total = edges.iter().filter(|e| e.target.is_some()).count();
+    for e in edges.iter().filter(|e| e.target.is_none()) {
+        *seed.unresolved_by_status.entry(e.status.clone()).or_default() += 1;
+    }
+    // Best first, so a cap keeps what matters: corpus decisions, then the instance chain,
+    // then what the text cites most; ties in reading order (the sort is stable).
+    edges.sort_by_key(|e| (e.target.is_none(), !e.roles.contains("procedural"), std::cmp::Reverse(e.occurrences)));
+    let (mut n_res, mut n_unres) = (0, 0);
+    for e in edges {
+        let keep = if e.target.is_some() { &mut n_res } else { &mut n_unres };
+        let cap = if e.target.is_some() { RESOLVED_TARGET_CAP } else { UNRESOLVED_ROW_CAP };
+        if *keep >= cap {
+            continue;
+        }
+        *keep += 1;
+        seed.edges.push(edge_json(g, &seed.d, e)?);
+    }
+    Ok(())
+}
+
+fn edge_json(g: &Generation, from: &Decision, e: EdgeAcc) -> Result<Value, ToolError> {
+    let role = if e.roles.contains("procedural") { "procedural" } else { "cited" };
+    let mut v = json!({
+        "from_id": from.ext_id,
+        "in_corpus": e.target.is_some(),
+        "resolution_status": e.status,
+        "reference_canonical": e.canonicals.first(),
+        "reference_canonicals": e.canonicals,
+        "reference_role": role,
+        "reference_roles": e.roles,
+        "occurrences": e.occurrences,
+        "withheld_reason": e.withheld,
+    });
+    match e.target {
+        Some(t) => {
+            let d = decision_by_id(g, t)?;
+            v["target_id"] = json!(d.ext_id);
+            v["corpus"] = json!({
+                "id": d.ext_id,
+                "aktenzeichen": d.file_numbers.first(),
+                "court": d.court.as_ref().and_then(|c| c["name"].as_str()),
+                "date": d.date,
+                "document_type": d.document_type,
+            });
+        }
+        None => {
+            v["target_id"] = Value::Null;
+            v["corpus"] = Value::Null;
+            if !e.notes.is_empty() {
+                v["unresolved_note"] = json!(e.notes.iter().cloned().collect::<Vec<_>>().join("; "));
+            }
+            if e.status == "unresolved_ambiguous" {
+                let mut cands = Vec::new();
+                for c in e.candidates.iter().take(5) {
+                    if let Ok(d) = resolve_decision(g, c, None, None) {
+                        cands.push(json!({"id": d.ext_id, "court": d.court.as_ref().and_then(|c| c["name"].as_str()), "date": d.date}));
+                    }
+                }
+                v["ambiguous_candidates"] = json!(cands);
+            }
+        }
+    }
+    Ok(v)
+}
+
+/// Finds the shape that fits, shedding in the fixed order; returns it and the steps taken.
+fn shed(seeds: &[Seed], natural: Shape, full_text: bool, budget: usize) -> (Shape, Vec<&'static str>) {
+    let fits = |s: Shape| size(seeds, s, full_text) <= budget;
+    let mut shape = natural;
+    let mut steps = Vec::new();
+    if fits(shape) {
+        return (shape, steps);
+    }
+    // (1) Text: the largest uniform cap that fits, down to the span-anchored ~300 floor.
+    steps.push(SHED_ORDER[0]);
+    shape.shortened = true;
+    let longest = seeds.iter().map(|s| s.chars.len()).max().unwrap_or(0).min(shape.text_cap);
+    let cap = largest_fitting(EXCERPT_FLOOR, longest, |c| fits(Shape { text_cap: c, ..shape }));
+    match cap {
+        Some(c) => {
+            shape.text_cap = c;
+            return (shape, steps);
+        }
+        None => {
+            shape.text_cap = EXCERPT_FLOOR;
+            shape.span_anchored = true;
+            if fits(shape) {
+                return (shape, steps);
+            }
+        }
+    }
+    // (2) Edges: the largest per-source row cap that fits, down to one.
+    let most = seeds.iter().map(|s| s.edges.len()).max().unwrap_or(0);
+    if most > 1 {
+        steps.push(SHED_ORDER[1]);
+        let cap = largest_fitting(1, most - 1, |n| fits(Shape { edge_cap: Some(n), ..shape }));
+        shape.edge_cap = Some(cap.unwrap_or(1));
+        if cap.is_some() {
+            return (shape, steps);
+        }
+    }
+    // (3) Whole decisions from the end of ids; the first one always stays.
+    if shape.kept > 1 {
+        steps.push(SHED_ORDER[2]);
+        while shape.kept > 1 && !fits(shape) {
+            shape.kept -= 1;
+        }
+    }
+    (shape, steps)
+}
+
+/// The largest `x` in `lo..=hi` with `ok(x)`, assuming `ok` holds below some point; None if
+/// not even `lo` passes.
+fn largest_fitting(lo: usize, hi: usize, ok: impl Fn(usize) -> bool) -> Option<usize> {
+    if hi < lo || !ok(lo) {
+        return None;
+    }
+    let (mut good, mut bad) = (lo, hi + 1);
+    while bad - good > 1 {
+        let mid = good + (bad - good) / 2;
+        if ok(mid) { good = mid } else { bad = mid }
+    }
+    Some(good)
+}
+
+fn size(seeds: &[Seed], shape: Shape, full_text: bool) -> usize {
+    let (d, e) = build(seeds, shape, full_text);
+    chars_of(&d, &e)
+}
+
+fn chars_of(decisions: &[Value], edges: &[Value]) -> usize {
+    let d = serde_json::to_string(decisions).map(|s| s.chars().count()).unwrap_or(0);
+    let e = serde_json::to_string(edges).map(|s| s.chars().count()).unwrap_or(0);
+    d + e
+}
+
+/// The decisions and edge rows a shape serves.
+fn build(seeds: &[Seed], shape: Shape, full_text: bool) -> (Vec<Value>, Vec<Value>) {
+    let mut decisions = Vec::new();
+    let mut edges = Vec::new();
+    for s in &seeds[..shape.kept] {
+        decisions.push(decision_json(s, shape, full_text));
+        let n = shape.edge_cap.unwrap_or(usize::MAX);
+        edges.extend(s.edges.iter().take(n).cloned());
+    }
+    (decisions, edges)
+}
+
+/// `[start, end)` of about `cap` characters from `start`, ended at a word boundary when one
+/// lies in the last 15 % (a cut mid-word reads like a typo in the source).
+fn window(chars: &[char], start: usize, cap: usize) -> (usize, usize) {
+    let start = start.min(chars.len());
+    let end = (start + cap).min(chars.len());
+    if end == chars.len() {
+        return (start, end);
+    }
+    let floor = start + cap * 85 / 100;
+    match (floor..end).rev().find(|&i| chars[i].is_whitespace()) {
+        Some(i) => (start, i),
+        None => (start, end),
+    }
+}
+
+fn decision_json(s: &Seed, shape: Shape, full_text: bool) -> Value {
+    let total = s.chars.len();
+    let mut v = s.d.summary();
+    v["fortgeltung_checked"] = json!(false);
+    if s.d.ecli_date_agrees == Some(false) {
+        v["ecli_date_disagrees_with_source"] = json!(true);
+        v["ecli_advisory"] =
+            json!("Das Datum im ECLI weicht vom Entscheidungsdatum der Quelle ab; maßgeblich sind die Datumsfelder.");
+    }
+    v["text_length"] = json!(total);
+    let anchor = if shape.span_anchored { s.span.as_ref().map(|(_, st)| *st).unwrap_or(0) } else { 0 };
+    let (start, end) = window(&s.chars, anchor, shape.text_cap);
+    let served = end - start;
+    let whole = start == 0 && end == total;
+    let text: String = s.chars[start..end].iter().collect();
+    let obj = json!({
+        "text": text,
+        "offset": start,
+        "length": served,
+        "total_length": total,
+        "has_more": end < total,
+        "next_offset": if end < total { json!(end) } else { Value::Null },
+    });
+    v["truncated"] = json!(!whole);
+    if shape.span_anchored {
+        v["excerpt"] = obj;
+        v["excerpt_span"] = json!(s.span.as_ref().map(|(n, _)| n.as_str()).unwrap_or("document_start"));
+        if let Some((n, _)) = &s.span
+            && fold(n).starts_with("leitsatz")
+        {
+            // A Leitsatz section of the source: possibly a portal's editorial headnote.
+            v["leitsatz_source"] = json!("source_document");
+        }
+    } else if whole {
+        v["full_text"] = obj;
+    } else {
+        v["full_text_excerpt"] = obj;
+        v["full_text_returned_chars"] = json!(served);
+    }
+    if !whole {
+        v["truncated_reason"] = json!(if shape.shortened {
+            "budget_shedding"
+        } else if full_text {
+            "max_chars"
+        } else {
+            "excerpt"
+        });
+    }
+    v
+}
+
+/// Per source and overall: edge rows total, included and dropped (by the per-source caps, by
+/// the budget, or with a dropped decision).
+fn edge_accounting(seeds: &[Seed], shape: Shape) -> Value {
+    let (mut total, mut included, mut by_cap, mut by_budget) = (0, 0, 0, 0);
+    let mut rows = Vec::new();
+    for (i, s) in seeds.iter().enumerate() {
+        let kept = i < shape.kept;
+        let served: Vec<&Value> =
+            if kept { s.edges.iter().take(shape.edge_cap.unwrap_or(usize::MAX)).collect() } else { Vec::new() };
+        let res_in = served.iter().filter(|e| e["in_corpus"] == json!(true)).count();
+        let cap_drop = s.edges_total - s.edges.len();
+        let budget_drop = s.edges.len() - served.len();
+        total += s.edges_total;
+        included += served.len();
+        by_cap += cap_drop;
+        by_budget += budget_drop;
+        rows.push(json!({
+            "from_id": s.d.ext_id,
+            "unit": "edge_rows",
+            "decision_included": kept,
+            "edges_total": s.edges_total,
+            "edges_included": served.len(),
+            "edges_resolved_total": s.resolved_total,
+            "edges_resolved_included": res_in,
+            "edges_unresolved_total": s.edges_total - s.resolved_total,
+            "edges_unresolved_included": served.len() - res_in,
+            "targets_resolved_total": s.resolved_total,
+            "targets_resolved_included": res_in,
+            "dropped_by_per_source_cap": cap_drop,
+            "dropped_by_budget": budget_drop,
+            "unresolved_by_status": s.unresolved_by_status,
+            "citation_occurrences": s.occurrences,
+            "withheld_not_served": s.withheld_not_served,
+        }));
+    }
+    json!({
+        "unit": "edge_rows",
+        "unit_note": "a resolved row is one distinct cited decision (all its spellings in reference_canonicals); an unresolved row is one distinct spelling and status; withheld self-references and forward-dated bindings are not edges and are counted in withheld_not_served",
+        "total": total,
+        "included": included,
+        "dropped": total - included,
+        "dropped_by_per_source_cap": by_cap,
+        "dropped_by_budget": by_budget,
+        "dropped_note": "dropped = dropped_by_per_source_cap + dropped_by_budget; the budget count includes every edge of a decision the budget dropped",
+        "per_source": rows,
+        "rest": "get_case_references lists every citation of a decision with its status; get_citation_graph the resolved neighbourhood",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn largest_fitting_is_the_boundary() {
+        assert_eq!(largest_fitting(1, 100, |x| x <= 37), Some(37));
+        assert_eq!(largest_fitting(1, 100, |x| x <= 500), Some(100));
+        assert_eq!(largest_fitting(5, 100, |x| x < 5), None);
+        assert_eq!(largest_fitting(5, 4, |_| true), None);
+    }
+
+    #[test]
+    fn windows_end_at_a_word_boundary_and_never_overrun() {
+        let chars: Vec<char> = "Die Klage wird abgewiesen. Die Kosten trägt der Kläger.".chars().collect();
+        // "Die Klage wird abgewiesen": the cap of 16 falls inside "abgewiesen"; the window
+        // ends before it, at the space after "wird" (inside the last 15 %).
+        assert_eq!(window(&chars, 0, 16), (0, 14));
+        // No space in the last 15 %: the exact cap, mid-word, rather than a much shorter text.
+        assert_eq!(window(&chars, 0, 20), (0, 20));
+        assert_eq!(window(&chars, 0, 10_000), (0, chars.len()));
+        assert_eq!(window(&chars, 10_000, 5), (chars.len(), chars.len()));
+    }
+}
