@@ -854,7 +854,8 @@ impl<'a> Sc<'a> {
         let r = self.v.reporter_at(self.text, self.t, i)?;
         let abbrev = r.abbrev;
         let mut j = r.end_tok;
-        if abbrev == "Slg" && self.s(j) == "." {
+        // `Slg. 2003`, `Mitt. 2016`: an abbreviation dot before the volume.
+        if self.s(j) == "." && self.adj(j) && self.is_num(j + 1) {
             j += 1;
         }
         // `AP Nr 1 zu § 74a HGB` starts with its number; the others with a volume.

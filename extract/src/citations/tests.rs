@@ -459,6 +459,7 @@ fn reporter_citations() {
     assert_eq!(c.pinpoint.as_deref(), Some("1236"));
     assert_eq!(one_case("BStBl II 1972, 85").reporter.as_deref(), Some("BStBl II"));
     assert_eq!(one_case("BFH/NV 2000, 852").reporter.as_deref(), Some("BFH/NV"));
+    assert_eq!(one_case("vgl. BPatG Mitt. 2016, 192, 195").raw, "BPatG Mitt. 2016, 192, 195");
     let c = one_case("BGH WuM 2004, 25");
     assert_eq!(c.court.as_deref(), Some("BGH"));
     assert_eq!(c.raw, "BGH WuM 2004, 25");
