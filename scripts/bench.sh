@@ -187,6 +187,6 @@ log "check_citations: $findings findings per 20,000-char text; $(awk -v f="$find
 
 # --- 7. Citation extraction against refex ---------------------------------------------
 if [ -x "$root/scripts/bench-citations.sh" ]; then
-	"$root/scripts/bench-citations.sh" 2>&1 | tee -a "$out/latest.txt" || log "citation benchmark failed"
+	REFEX_VENV=${REFEX_VENV:-1} "$root/scripts/bench-citations.sh" 2>&1 | tee -a "$out/latest.txt" || log "citation benchmark failed"
 fi
 log "results in bench-results/latest.txt"

@@ -153,10 +153,7 @@ pub fn write(
 
 /// Every court of the reference table plus every court held that is not in it; holdings
 /// (count, earliest, latest) are measured from the decisions written.
-fn write_courts(
-    conn: &Connection,
-    held: &Holdings,
-) -> Result<BTreeMap<String, i64>> {
+fn write_courts(conn: &Connection, held: &Holdings) -> Result<BTreeMap<String, i64>> {
     let mut all: BTreeMap<String, Court> = BTreeMap::new();
     for c in CourtTable::shipped().rows() {
         all.entry(c.name.clone()).or_insert_with(|| c.clone());

@@ -166,15 +166,7 @@ CREATE INDEX dfn_decision ON decision_file_numbers(decision_id);
 /// The form file numbers are looked up by: upper case, no spaces, `.` as `/`, NBSP folded, so
 /// `7 C 2.11`, `7 C 2/11` and `7C2.11` meet.
 pub fn file_number_norm(s: &str) -> String {
-    s.chars()
-        .filter(|c| !c.is_whitespace())
-        .map(|c| match c {
-            '.' => '/',
-            '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' => '-',
-            c => c,
-        })
-        .flat_map(char::to_uppercase)
-        .collect()
+    resolve::case_law::file_number_key(s)
 }
 
 /// The form ECLIs are looked up by: upper case, no spaces.

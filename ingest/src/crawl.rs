@@ -8,7 +8,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use tokio::task::JoinSet;
 
-use crate::catalog::{Catalog, DocumentRow, FetchRow, FetchStatus};
+use crate::catalog::{Catalog, DocumentRow, FetchRow, FetchStatus, TocItem};
 use crate::fetch::{FetchOutcome, Fetcher, Validators};
 use crate::raw::RawStore;
 use crate::{CrawlSummary, progress_bar};
@@ -164,6 +164,61 @@ impl CrawlCtx<'_> {
         bar.finish_and_clear();
         Ok(())
     }
+}
+
+/// A toc-based source: its catalog name, where its toc is, and what its progress bar says.
+pub struct TocSource<'a> {
+    pub name: &'static str,
+    pub toc_url: String,
+    pub what: &'a str,
+}
+
+/// Crawls one source the way every toc-based source works: the toc (conditionally), then the
+/// documents it lists. `parse` turns the toc bytes into items and rejected entries; `request`
+/// says where each item's document is. A toc that cannot be fetched is an outage: the last
+/// good copies stay and nothing else is requested.
+pub async fn crawl_toc_source(
+    data_dir: &std::path::Path,
+    source: TocSource<'_>,
+    fetcher: Arc<Fetcher>,
+    limit: Option<usize>,
+    parse: impl Fn(&[u8]) -> Result<(Vec<TocItem>, crate::gii::RejectedItems)>,
+    request: impl Fn(&TocItem) -> DocRequest,
+) -> Result<CrawlSummary> {
+    let TocSource { name: source, toc_url, what } = source;
+    let mut catalog = Catalog::open(data_dir)?;
+    let raw = RawStore::new(data_dir, source);
+    let run_id = catalog.start_run("ingest", Some(source))?;
+    let mut summary = CrawlSummary::new(source, run_id);
+    let toc = DocRequest { key: format!("{source}-toc.xml"), url: toc_url, source_modified: None };
+    let mut toc_summary = CrawlSummary::new(source, run_id);
+    let toc_bytes = {
+        let ctx = CrawlCtx { catalog: &catalog, raw: &raw, run_id, source };
+        ctx.fetch_one(&fetcher, &toc, "xml", &mut toc_summary).await?
+    };
+    summary.bytes += toc_summary.bytes;
+    let Some(toc_bytes) = toc_bytes else {
+        let reason = toc_summary.first_failures.first().map(|f| f.1.clone()).unwrap_or_default();
+        summary.outage = Some(format!("table of contents unreachable: {}: {reason}", toc.url));
+        summary.finish(&catalog)?;
+        return Ok(summary);
+    };
+    summary.toc_changed = Some(toc_summary.changed > 0);
+    let (mut items, rejected) = parse(&toc_bytes)?;
+    for (link, reason) in &rejected {
+        catalog.record_problem(Some(run_id), source, link, "ingest", reason)?;
+        summary.rejected += 1;
+    }
+    if let Some(n) = limit {
+        items.truncate(n);
+    }
+    catalog.replace_toc(source, &items)?;
+    summary.toc_items = items.len();
+    let reqs = items.iter().map(request).collect();
+    let ctx = CrawlCtx { catalog: &catalog, raw: &raw, run_id, source };
+    ctx.fetch_all(fetcher, reqs, "zip", what, &mut summary).await?;
+    summary.finish(&catalog)?;
+    Ok(summary)
 }
 
 fn validators_of(stored: Option<&DocumentRow>) -> Validators {

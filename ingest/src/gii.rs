@@ -11,14 +11,12 @@ use anyhow::{Context, Result};
 use quick_xml::events::Event;
 
 use crate::CrawlSummary;
-use crate::catalog::{Catalog, TocItem};
-use crate::crawl::{CrawlCtx, DocRequest};
+use crate::catalog::TocItem;
+use crate::crawl::{DocRequest, TocSource, crawl_toc_source};
 use crate::fetch::Fetcher;
-use crate::raw::RawStore;
 
 pub const SOURCE: &str = "gii";
 pub const DEFAULT_BASE_URL: &str = "https://www.gesetze-im-internet.de";
-const TOC_KEY: &str = "gii-toc.xml";
 
 /// `(link, reason)` of toc items that could not be used.
 pub type RejectedItems = Vec<(String, String)>;
@@ -105,51 +103,14 @@ pub async fn crawl(
     fetcher: Arc<Fetcher>,
     limit: Option<usize>,
 ) -> Result<CrawlSummary> {
-    let mut catalog = Catalog::open(data_dir)?;
-    let raw = RawStore::new(data_dir, SOURCE);
-    let run_id = catalog.start_run("ingest", Some(SOURCE))?;
-    let mut summary = CrawlSummary::new(SOURCE, run_id);
-
-    // 1. The table of contents (carries no dates: the conditional GET is the only signal).
-    let toc = DocRequest { key: TOC_KEY.into(), url: join_url(base_url, "/gii-toc.xml"), source_modified: None };
-    let mut toc_summary = CrawlSummary::new(SOURCE, run_id);
-    let toc_bytes = {
-        let ctx = CrawlCtx { catalog: &catalog, raw: &raw, run_id, source: SOURCE };
-        ctx.fetch_one(&fetcher, &toc, "xml", &mut toc_summary).await?
+    // The toc carries no dates: the conditional GET is the only nightly signal.
+    let request = |it: &TocItem| DocRequest {
+        key: it.key.clone(),
+        url: join_url(base_url, link_path(&it.link)),
+        source_modified: None,
     };
-    summary.bytes += toc_summary.bytes;
-    let Some(toc_bytes) = toc_bytes else {
-        let reason = toc_summary.first_failures.first().map(|f| f.1.clone()).unwrap_or_default();
-        summary.outage = Some(format!("table of contents unreachable: {}: {reason}", toc.url));
-        summary.finish(&catalog)?;
-        return Ok(summary);
-    };
-    summary.toc_changed = Some(toc_summary.changed > 0);
-
-    let (mut items, rejected) = parse_toc(&toc_bytes)?;
-    for (link, reason) in &rejected {
-        catalog.record_problem(Some(run_id), SOURCE, link, "ingest", reason)?;
-        summary.rejected += 1;
-    }
-    if let Some(n) = limit {
-        items.truncate(n);
-    }
-    catalog.replace_toc(SOURCE, &items)?;
-    summary.toc_items = items.len();
-
-    // 2. One zip per law.
-    let reqs = items
-        .iter()
-        .map(|it| DocRequest {
-            key: it.key.clone(),
-            url: join_url(base_url, link_path(&it.link)),
-            source_modified: None,
-        })
-        .collect();
-    let ctx = CrawlCtx { catalog: &catalog, raw: &raw, run_id, source: SOURCE };
-    ctx.fetch_all(fetcher, reqs, "zip", "gii laws", &mut summary).await?;
-    summary.finish(&catalog)?;
-    Ok(summary)
+    let source = TocSource { name: SOURCE, toc_url: join_url(base_url, "/gii-toc.xml"), what: "gii laws" };
+    crawl_toc_source(data_dir, source, fetcher, limit, parse_toc, request).await
 }
 
 #[cfg(test)]

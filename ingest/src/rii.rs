@@ -13,15 +13,13 @@ use quick_xml::events::Event;
 use serde::{Deserialize, Serialize};
 
 use crate::CrawlSummary;
-use crate::catalog::{Catalog, TocItem};
-use crate::crawl::{CrawlCtx, DocRequest};
+use crate::catalog::TocItem;
+use crate::crawl::{DocRequest, TocSource, crawl_toc_source};
 use crate::fetch::Fetcher;
 use crate::gii::{join_url, link_path};
-use crate::raw::RawStore;
 
 pub const SOURCE: &str = "rii";
 pub const DEFAULT_BASE_URL: &str = "https://www.rechtsprechung-im-internet.de";
-const TOC_KEY: &str = "rii-toc.xml";
 
 /// The per-decision metadata the toc gives (stored as the toc item's `extra` JSON).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,58 +108,24 @@ pub fn parse_toc(xml: &[u8]) -> Result<(Vec<TocItem>, crate::gii::RejectedItems)
     Ok((items, rejected))
 }
 
-/// Crawls the rii toc and every decision zip it lists into `raw/rii/`.
+/// Crawls the rii toc and every decision zip it lists into `raw/rii/`; a decision whose toc
+/// `<modified>` equals the stored one is not requested.
 pub async fn crawl(
     data_dir: &Path,
     base_url: &str,
     fetcher: Arc<Fetcher>,
     limit: Option<usize>,
 ) -> Result<CrawlSummary> {
-    let mut catalog = Catalog::open(data_dir)?;
-    let raw = RawStore::new(data_dir, SOURCE);
-    let run_id = catalog.start_run("ingest", Some(SOURCE))?;
-    let mut summary = CrawlSummary::new(SOURCE, run_id);
-
-    let toc = DocRequest { key: TOC_KEY.into(), url: join_url(base_url, "/rii-toc.xml"), source_modified: None };
-    let mut toc_summary = CrawlSummary::new(SOURCE, run_id);
-    let toc_bytes = {
-        let ctx = CrawlCtx { catalog: &catalog, raw: &raw, run_id, source: SOURCE };
-        ctx.fetch_one(&fetcher, &toc, "xml", &mut toc_summary).await?
+    let request = |it: &TocItem| {
+        let entry: Option<RiiTocEntry> = it.extra.as_deref().and_then(|e| serde_json::from_str(e).ok());
+        DocRequest {
+            key: it.key.clone(),
+            url: join_url(base_url, link_path(&it.link)),
+            source_modified: entry.map(|e| e.modified).filter(|m| !m.is_empty()),
+        }
     };
-    summary.bytes += toc_summary.bytes;
-    let Some(toc_bytes) = toc_bytes else {
-        let reason = toc_summary.first_failures.first().map(|f| f.1.clone()).unwrap_or_default();
-        summary.outage = Some(format!("table of contents unreachable: {}: {reason}", toc.url));
-        summary.finish(&catalog)?;
-        return Ok(summary);
-    };
-    summary.toc_changed = Some(toc_summary.changed > 0);
-    let (mut items, rejected) = parse_toc(&toc_bytes)?;
-    for (link, reason) in &rejected {
-        catalog.record_problem(Some(run_id), SOURCE, link, "ingest", reason)?;
-        summary.rejected += 1;
-    }
-    if let Some(n) = limit {
-        items.truncate(n);
-    }
-    catalog.replace_toc(SOURCE, &items)?;
-    summary.toc_items = items.len();
-
-    let reqs = items
-        .iter()
-        .map(|it| {
-            let entry: Option<RiiTocEntry> = it.extra.as_deref().and_then(|e| serde_json::from_str(e).ok());
-            DocRequest {
-                key: it.key.clone(),
-                url: join_url(base_url, link_path(&it.link)),
-                source_modified: entry.map(|e| e.modified).filter(|m| !m.is_empty()),
-            }
-        })
-        .collect();
-    let ctx = CrawlCtx { catalog: &catalog, raw: &raw, run_id, source: SOURCE };
-    ctx.fetch_all(fetcher, reqs, "zip", "rii decisions", &mut summary).await?;
-    summary.finish(&catalog)?;
-    Ok(summary)
+    let source = TocSource { name: SOURCE, toc_url: join_url(base_url, "/rii-toc.xml"), what: "rii decisions" };
+    crawl_toc_source(data_dir, source, fetcher, limit, parse_toc, request).await
 }
 
 #[cfg(test)]

@@ -16,13 +16,13 @@ use index::store::{ecli_norm, file_number_norm};
 use rusqlite::{params, params_from_iter};
 use serde_json::{Map, Value, json};
 use tantivy::collector::{Count, DocSetCollector, TopDocs};
-use tantivy::query::{BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, RangeQuery, TermQuery};
+use tantivy::query::{BooleanQuery, Occur, PhraseQuery, Query, RangeQuery, TermQuery};
 use tantivy::schema::{IndexRecordOption, Term, Value as _};
 use tantivy::{DocAddress, Searcher, TantivyDocument};
 
 use crate::answer::{ErrorCode, ToolError};
 use crate::args::Args;
-use crate::laws::{query_words, slice_chars, snippet};
+use crate::laws::{query_words, slice_chars, snippet, words_query};
 use crate::snippets::Highlighter;
 
 pub const PAGE_SIZE_MAX: i64 = 20;
@@ -681,21 +681,7 @@ pub(crate) fn match_query(g: &Generation, query: &str, filters: &Filters) -> Res
         ));
     }
     let f = g.decision_fields;
-    let word_query = |w: &str| -> Box<dyn Query> {
-        let clauses: Vec<(Occur, Box<dyn Query>)> = [(f.text, 1.0f32), (f.heading, 2.0)]
-            .iter()
-            .map(|(field, boost)| {
-                let tq = TermQuery::new(Term::from_field_text(*field, w), IndexRecordOption::WithFreqs);
-                (Occur::Should, Box::new(BoostQuery::new(Box::new(tq), *boost)) as Box<dyn Query>)
-            })
-            .collect();
-        Box::new(BooleanQuery::new(clauses))
-    };
-    let build = |occur: Occur| -> BooleanQuery {
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = words.iter().map(|w| (occur, word_query(w))).collect();
-        clauses.extend(filters.clauses(g));
-        BooleanQuery::new(clauses)
-    };
+    let build = |occur: Occur| words_query(&words, &[(f.text, 1.0), (f.heading, 2.0)], occur, filters.clauses(g));
     let searcher = g.decisions_reader.searcher();
     // A § / Art. citation throughout (`§ 823 BGB`, `Art. 20 GG`): its words in order, close
     // together (`§ 823 Abs. 1 BGB` matches), never the words scattered over a passage.

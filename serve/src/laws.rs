@@ -585,6 +585,29 @@ pub fn query_words(query: &str) -> Vec<String> {
     words
 }
 
+/// Every word (`Occur::Must`) or any word (`Occur::Should`) in any of `fields` (each with its
+/// boost), plus the filter clauses: the query shape of both searches (laws and decisions).
+pub fn words_query(
+    words: &[String],
+    fields: &[(tantivy::schema::Field, f32)],
+    occur: Occur,
+    filters: Vec<(Occur, Box<dyn Query>)>,
+) -> BooleanQuery {
+    let word_query = |w: &str| -> Box<dyn Query> {
+        let clauses: Vec<(Occur, Box<dyn Query>)> = fields
+            .iter()
+            .map(|(field, boost)| {
+                let tq = TermQuery::new(Term::from_field_text(*field, w), IndexRecordOption::WithFreqs);
+                (Occur::Should, Box::new(BoostQuery::new(Box::new(tq), *boost)) as Box<dyn Query>)
+            })
+            .collect();
+        Box::new(BooleanQuery::new(clauses))
+    };
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = words.iter().map(|w| (occur, word_query(w))).collect();
+    clauses.extend(filters);
+    BooleanQuery::new(clauses)
+}
+
 /// `search_laws(query, book_code?, limit?)`: full-text search over law sections only.
 pub fn search_laws(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
     let query = a.str_req("query", 500)?;
@@ -616,25 +639,15 @@ pub fn search_laws(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
         ));
     }
     let fields = [(f.heading, 3.0f32), (f.label, 2.0), (f.text, 1.0), (f.breadcrumb, 0.5), (f.law_title, 0.5)];
-    let word_query = |w: &str| -> Box<dyn Query> {
-        let clauses: Vec<(Occur, Box<dyn Query>)> = fields
+    let build = |occur: Occur| -> BooleanQuery {
+        let filter: Vec<(Occur, Box<dyn Query>)> = law_filter
             .iter()
-            .map(|(field, boost)| {
-                let tq = TermQuery::new(Term::from_field_text(*field, w), IndexRecordOption::WithFreqs);
-                (Occur::Should, Box::new(BoostQuery::new(Box::new(tq), *boost)) as Box<dyn Query>)
+            .map(|l| {
+                let t = TermQuery::new(Term::from_field_u64(f.law_id, l.id as u64), IndexRecordOption::Basic);
+                (Occur::Must, Box::new(t) as Box<dyn Query>)
             })
             .collect();
-        Box::new(BooleanQuery::new(clauses))
-    };
-    let build = |occur: Occur| -> BooleanQuery {
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = words.iter().map(|w| (occur, word_query(w))).collect();
-        if let Some(l) = &law_filter {
-            clauses.push((
-                Occur::Must,
-                Box::new(TermQuery::new(Term::from_field_u64(f.law_id, l.id as u64), IndexRecordOption::Basic)),
-            ));
-        }
-        BooleanQuery::new(clauses)
+        words_query(&words, &fields, occur, filter)
     };
     let searcher = g.laws_reader.searcher();
     let mut match_mode = "all_terms";

@@ -268,6 +268,27 @@ pub fn sample_gii() -> PathBuf {
     workspace_root().join("sample/gii")
 }
 
+/// A zip archive holding `entries` (name, bytes), as a source site would serve it.
+pub fn zip_with(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    use std::io::Write;
+    let mut buf = std::io::Cursor::new(Vec::new());
+    {
+        let mut z = zip::ZipWriter::new(&mut buf);
+        for (name, bytes) in entries {
+            z.start_file(*name, zip::write::SimpleFileOptions::default()).expect("zip entry");
+            z.write_all(bytes).expect("zip write");
+        }
+        z.finish().expect("zip finish");
+    }
+    buf.into_inner()
+}
+
+/// Writes `bytes` to `path`, creating its directory.
+pub fn write(path: &Path, bytes: &[u8]) {
+    std::fs::create_dir_all(path.parent().expect("path has a parent")).expect("create dir");
+    std::fs::write(path, bytes).expect("write file");
+}
+
 /// `sample/rii` of the repo: a rii-toc.xml and the one real rii zip, in the site's layout.
 pub fn sample_rii() -> PathBuf {
     workspace_root().join("sample/rii")

@@ -51,62 +51,31 @@ pub fn run_stage_ok(name: &str, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// Runs ingest (against `base_url`, unthrottled), extract, resolve and index into `data_dir`.
-pub fn build_statutes_generation(data_dir: &Path, base_url: &str) -> String {
+/// Runs ingest (unthrottled, with `sources` arguments), extract, resolve and index into `data_dir`.
+fn build_generation(data_dir: &Path, sources: &[&str]) -> String {
     let d = data_dir.to_str().expect("utf-8 path");
-    let mut log = run_stage_ok(
-        "ingest",
-        &[
-            "--data-dir",
-            d,
-            "--sources",
-            "gii",
-            "--gii-base-url",
-            base_url,
-            "--rate",
-            "0",
-            "--concurrency",
-            "8",
-            "--backoff-ms",
-            "20",
-        ],
-    );
+    let mut args = vec!["--data-dir", d, "--rate", "0", "--concurrency", "8", "--backoff-ms", "20"];
+    args.extend_from_slice(sources);
+    let mut log = run_stage_ok("ingest", &args);
     for stage in ["extract", "resolve", "index"] {
         log.push_str(&run_stage_ok(stage, &["--data-dir", d]));
     }
     log
 }
 
-/// Like [`build_statutes_generation`] plus decisions: the rii toc from the same mirror and
-/// the Open Legal Data dump at `oldp_dump`.
+/// Statutes only, from a mirror of gesetze-im-internet.de at `base_url`.
+pub fn build_statutes_generation(data_dir: &Path, base_url: &str) -> String {
+    build_generation(data_dir, &["--sources", "gii", "--gii-base-url", base_url])
+}
+
+/// Statutes plus decisions: the rii toc from the same mirror and the Open Legal Data dump at
+/// `oldp_dump`.
 pub fn build_generation_with_decisions(data_dir: &Path, base_url: &str, oldp_dump: &Path) -> String {
-    let d = data_dir.to_str().expect("utf-8 path");
     let dump = oldp_dump.to_str().expect("utf-8 path");
-    let mut log = run_stage_ok(
-        "ingest",
-        &[
-            "--data-dir",
-            d,
-            "--sources",
-            "gii,rii",
-            "--gii-base-url",
-            base_url,
-            "--rii-base-url",
-            base_url,
-            "--oldp-dump",
-            dump,
-            "--rate",
-            "0",
-            "--concurrency",
-            "8",
-            "--backoff-ms",
-            "20",
-        ],
-    );
-    for stage in ["extract", "resolve", "index"] {
-        log.push_str(&run_stage_ok(stage, &["--data-dir", d]));
-    }
-    log
+    build_generation(
+        data_dir,
+        &["--sources", "gii,rii", "--gii-base-url", base_url, "--rii-base-url", base_url, "--oldp-dump", dump],
+    )
 }
 
 /// A `serve` process on a free loopback port; killed on drop.

@@ -134,7 +134,9 @@ fn build_set(data: &Path) -> Vec<Case> {
              ORDER BY dc.decision_id, dc.start",
         )
         .unwrap();
-    let rows: Vec<(String, Option<String>, Option<String>, String, Option<String>)> = st
+    // (raw, printed court, printed date, file number, held document type)
+    type Row = (String, Option<String>, Option<String>, String, Option<String>);
+    let rows: Vec<Row> = st
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
         .unwrap()
         .map(Result::unwrap)
@@ -321,7 +323,7 @@ fn offsets_are_code_points_and_no_input_breaks_the_checker() {
         ("§ 823 BGB und das Gericht, aber zu kurz hier!!!!!".chars().take(49).collect(), &["text_too_short"]),
         (format!("Das Gericht: § 823 BGB. {}", "x".repeat(20_001)), &["text_too_long"]),
         ("§".repeat(20_000), &["ok", "not_german_legal_text"]),
-        (format!("Das Gericht wendet §§ {} BGB an.", vec!["1", "2"].repeat(2_500).join(",")), &["ok"]),
+        (format!("Das Gericht wendet §§ {} BGB an.", ["1", "2"].repeat(2_500).join(",")), &["ok"]),
         (
             (0..3000u32).map(|i| char::from_u32((i * 7919) % 0xD7FF + 1).unwrap_or('x')).collect(),
             &["ok", "not_german_legal_text"],

@@ -9,20 +9,8 @@ use std::path::Path;
 
 use legal_tests::procs::{Server, run_stage_ok};
 use legal_tests::{Mirror, sample_gii, shared_dir};
+use legal_tests::{write, zip_with};
 use serde_json::Value;
-
-fn zip_with(entries: &[(&str, &[u8])]) -> Vec<u8> {
-    let mut buf = std::io::Cursor::new(Vec::new());
-    {
-        let mut z = zip::ZipWriter::new(&mut buf);
-        for (name, bytes) in entries {
-            z.start_file(*name, zip::write::SimpleFileOptions::default()).unwrap();
-            z.write_all(bytes).unwrap();
-        }
-        z.finish().unwrap();
-    }
-    buf.into_inner()
-}
 
 fn xml_escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
@@ -55,11 +43,6 @@ fn corpus_records() -> Vec<Value> {
     let mut s = String::new();
     flate2::read::MultiGzDecoder::new(f).read_to_string(&mut s).unwrap();
     s.lines().filter_map(|l| serde_json::from_str(l).ok()).collect()
-}
-
-fn write(path: &Path, bytes: &[u8]) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, bytes).unwrap();
 }
 
 fn get(url: &str) -> Value {
@@ -229,17 +212,7 @@ fn every_decision_record_is_served_or_recorded_with_its_reason() {
     assert!(v["decisions"]["decisions"].as_u64().unwrap() >= 895, "{v}");
 }
 
-fn fn_key(s: &str) -> String {
-    s.chars()
-        .filter(|c| !c.is_whitespace())
-        .map(|c| match c {
-            '.' => '/',
-            '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' => '-',
-            c => c,
-        })
-        .flat_map(char::to_uppercase)
-        .collect()
-}
+use resolve::case_law::file_number_key as fn_key;
 
 /// Ordered pairs (A, B) where A's text contains an Aktenzeichen of B, by the decisions
 /// README's method (boundary rules, both `.`/`/` spellings, numbers under 5 characters

@@ -1,11 +1,11 @@
 //! The statute pipeline over the real shared corpus and over deliberately broken inputs,
 //! with the real binaries as processes against a loopback mirror.
 
-use std::io::Write;
 use std::path::Path;
 
 use legal_tests::procs::{Server, run_stage, run_stage_ok};
 use legal_tests::{Fault, Mirror, shared_dir};
+use legal_tests::{write, zip_with};
 use rusqlite::Connection;
 use serde_json::Value;
 
@@ -135,24 +135,6 @@ fn every_law_of_the_shared_toc_reaches_the_generation_and_a_rerun_fetches_nothin
         v["results"].as_array().unwrap().iter().take(3).any(|r| r["label"] == "§ 32" && r["law"]["code"] == "StGB"),
         "{v}"
     );
-}
-
-fn zip_with(entries: &[(&str, &[u8])]) -> Vec<u8> {
-    let mut buf = std::io::Cursor::new(Vec::new());
-    {
-        let mut z = zip::ZipWriter::new(&mut buf);
-        for (name, bytes) in entries {
-            z.start_file(*name, zip::write::SimpleFileOptions::default()).unwrap();
-            z.write_all(bytes).unwrap();
-        }
-        z.finish().unwrap();
-    }
-    buf.into_inner()
-}
-
-fn write(path: &Path, bytes: &[u8]) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, bytes).unwrap();
 }
 
 #[test]
