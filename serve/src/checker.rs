@@ -24,7 +24,7 @@ use serde_json::{Map, Value, json};
 use crate::answer::{ErrorCode, ToolError};
 use crate::args::Args;
 use crate::decisions::Decision;
-use crate::laws::{Law, resolve_book};
+use crate::laws::{BookLookup, Law, lookup_book};
 
 pub const MIN_CHARS: usize = 50;
 pub const MAX_CHARS: usize = 20_000;
@@ -202,9 +202,9 @@ impl<'g> Checker<'g> {
             scope(&mut f, "not_checked");
             return Ok(f);
         }
-        let law: Law = match resolve_book(self.g, &book) {
-            Ok(law) => law,
-            Err(e) if e.code == ErrorCode::BookNotFound => {
+        let law: Law = match lookup_book(self.g, &book)? {
+            BookLookup::Found(law) => law,
+            BookLookup::NotHeld => {
                 f.verdict = "not_found";
                 if let Some(land) = land_of(&book) {
                     f.reason = Some("state_law".into());
@@ -238,13 +238,12 @@ impl<'g> Checker<'g> {
                 scope(&mut f, "not_checked");
                 return Ok(f);
             }
-            Err(e) if e.code == ErrorCode::BookAmbiguous => {
+            BookLookup::Ambiguous(ids) => {
                 f.reason = Some("book_ambiguous".into());
-                f.body.insert("evidence".into(), json!({"book": book, "candidates": e.details.get("candidates")}));
+                f.body.insert("evidence".into(), json!({"book": book, "candidate_law_ids": ids}));
                 scope(&mut f, "not_checked");
                 return Ok(f);
             }
-            Err(e) => return Err(e),
         };
         f.body.insert("law".into(), law.summary());
         let key = extract::law::section_key(&l.section);

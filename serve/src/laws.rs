@@ -99,28 +99,47 @@ pub fn law_by_id(g: &Generation, id: i64) -> Result<Law, ToolError> {
         .map_err(ToolError::from)
 }
 
+/// What a book code names.
+pub enum BookLookup {
+    Found(Law),
+    /// Several laws at the best tier: their ids.
+    Ambiguous(BTreeSet<i64>),
+    NotHeld,
+}
+
+/// Looks a book code up without building a refusal (no suggestions: cheap).
+pub fn lookup_book(g: &Generation, book: &str) -> Result<BookLookup, ToolError> {
+    let norm = normalise_book_code(book);
+    let hits: Vec<(i64, i64)> = g.store.with(|c| {
+        let mut st =
+            c.prepare_cached("SELECT law_id, tier FROM book_codes WHERE code_norm = ?1 ORDER BY tier, law_id")?;
+        let rows = st.query_map(params![norm], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    })?;
+    let Some(best) = hits.first().map(|h| h.1) else { return Ok(BookLookup::NotHeld) };
+    let ids: BTreeSet<i64> = hits.iter().filter(|h| h.1 == best).map(|h| h.0).collect();
+    if ids.len() == 1 {
+        return Ok(BookLookup::Found(law_by_id(g, *ids.iter().next().expect("one id"))?));
+    }
+    Ok(BookLookup::Ambiguous(ids))
+}
+
 /// Resolves what a user typed as a book code (`BGB`, `AO`, `SGB V`, `EGBGB`, a title) to a law.
 pub fn resolve_book(g: &Generation, book: &str) -> Result<Law, ToolError> {
     let norm = normalise_book_code(book);
-    let hits: Vec<(i64, i64, String, String)> = g.store.with(|c| {
-        let mut st = c.prepare_cached(
-            "SELECT law_id, tier, code, kind FROM book_codes WHERE code_norm = ?1 ORDER BY tier, law_id",
-        )?;
-        let rows = st.query_map(params![norm], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
-        Ok(rows.collect::<Result<Vec<_>, _>>()?)
-    })?;
-    if let Some(best) = hits.first().map(|h| h.1) {
-        let ids: BTreeSet<i64> = hits.iter().filter(|h| h.1 == best).map(|h| h.0).collect();
-        if ids.len() == 1 {
-            return law_by_id(g, *ids.iter().next().expect("one id"));
+    match lookup_book(g, book)? {
+        BookLookup::Found(law) => return Ok(law),
+        BookLookup::Ambiguous(ids) => {
+            let candidates: Vec<Value> =
+                ids.iter().filter_map(|id| law_by_id(g, *id).ok()).map(|l| l.summary()).collect();
+            return Err(ToolError::new(
+                ErrorCode::BookAmbiguous,
+                format!("book code {book:?} names {} laws", candidates.len()),
+                "Pass the slug or the full title of the law you mean (see candidates).",
+            )
+            .with("candidates", candidates));
         }
-        let candidates: Vec<Value> = ids.iter().filter_map(|id| law_by_id(g, *id).ok()).map(|l| l.summary()).collect();
-        return Err(ToolError::new(
-            ErrorCode::BookAmbiguous,
-            format!("book code {book:?} names {} laws", candidates.len()),
-            "Pass the slug or the full title of the law you mean (see candidates).",
-        )
-        .with("candidates", candidates));
+        BookLookup::NotHeld => {}
     }
     // Not a code we hold: say whether it is a superseded one, and suggest near codes.
     let superseded: Vec<Value> = g.store.with(|c| {
