@@ -203,7 +203,7 @@ impl<'g> Checker<'g> {
             return Ok(f);
         }
         let law: Law = match lookup_book(self.g, &book)? {
-            BookLookup::Found(law) => law,
+            BookLookup::Found(law) => *law,
             BookLookup::NotHeld => {
                 f.verdict = "not_found";
                 if let Some(land) = land_of(&book) {

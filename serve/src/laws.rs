@@ -101,7 +101,7 @@ pub fn law_by_id(g: &Generation, id: i64) -> Result<Law, ToolError> {
 
 /// What a book code names.
 pub enum BookLookup {
-    Found(Law),
+    Found(Box<Law>),
     /// Several laws at the best tier: their ids.
     Ambiguous(BTreeSet<i64>),
     NotHeld,
@@ -119,7 +119,7 @@ pub fn lookup_book(g: &Generation, book: &str) -> Result<BookLookup, ToolError> 
     let Some(best) = hits.first().map(|h| h.1) else { return Ok(BookLookup::NotHeld) };
     let ids: BTreeSet<i64> = hits.iter().filter(|h| h.1 == best).map(|h| h.0).collect();
     if ids.len() == 1 {
-        return Ok(BookLookup::Found(law_by_id(g, *ids.iter().next().expect("one id"))?));
+        return Ok(BookLookup::Found(Box::new(law_by_id(g, *ids.iter().next().expect("one id"))?)));
     }
     Ok(BookLookup::Ambiguous(ids))
 }
@@ -128,7 +128,7 @@ pub fn lookup_book(g: &Generation, book: &str) -> Result<BookLookup, ToolError> 
 pub fn resolve_book(g: &Generation, book: &str) -> Result<Law, ToolError> {
     let norm = normalise_book_code(book);
     match lookup_book(g, book)? {
-        BookLookup::Found(law) => return Ok(law),
+        BookLookup::Found(law) => return Ok(*law),
         BookLookup::Ambiguous(ids) => {
             let candidates: Vec<Value> =
                 ids.iter().filter_map(|id| law_by_id(g, *id).ok()).map(|l| l.summary()).collect();
