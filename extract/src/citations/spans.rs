@@ -40,8 +40,20 @@ pub fn spans(text: &str, ex: &Extraction, conv: Convention) -> Vec<Span> {
     };
     match conv {
         Convention::Refex => {
+            let chars: Vec<char> = text.chars().collect();
             for l in &ex.laws {
                 if l.book.is_none() {
+                    continue;
+                }
+                // The whole list or `i.V.m.` chain the citation belongs to.
+                let (cs, ce) = ex.chains.get(l.chain).map_or((l.start, l.end), |c| (c.start, c.end));
+                // refex's gold marks statute citations, not the two forms that only name a section
+                // as a subject: commentary references, where a margin note of the commentary on
+                // that section follows (`Köhler/Bornkamm aaO § 5 UWG Rdn. 2.92`; the README's
+                // "most commentary references" are not gold), and topic references after `zu`
+                // (`vgl. zu § 4 Nr. 9 UWG BGH, Urt. …`, `die zu Art. 80 Abs. 1 GG entwickelten
+                // Rechtsgrundsätze`, the same form as `AP Nr 1 zu § 74a HGB`).
+                if commentary_note(&chars, ce) || after_zu(&chars, cs) {
                     continue;
                 }
                 let sign = matches!(text_at(text, l.start), Some('§'))
@@ -164,6 +176,42 @@ pub fn spans(text: &str, ex: &Extraction, conv: Convention) -> Vec<Span> {
         res.push(s);
     }
     res
+}
+
+/// A commentary's margin note right after code point `e`: ` Rdn. 2.92`, ` Rn. 4`, ` Rz 7`,
+/// ` Anm. 3`.
+fn commentary_note(c: &[char], e: usize) -> bool {
+    let mut j = e;
+    while j < c.len() && c[j] == ' ' && j < e + 2 {
+        j += 1;
+    }
+    if j == e {
+        return false;
+    }
+    let w0 = j;
+    while j < c.len() && c[j].is_alphabetic() {
+        j += 1;
+    }
+    let word: String = c[w0..j].iter().collect();
+    if !matches!(word.as_str(), "Rn" | "Rdn" | "Rdnr" | "RdNr" | "Rz" | "Randnr" | "Randnummer" | "Anm") {
+        return false;
+    }
+    if c.get(j) == Some(&'.') {
+        j += 1;
+    }
+    while j < c.len() && c[j] == ' ' {
+        j += 1;
+    }
+    c.get(j).is_some_and(|x| x.is_ascii_digit())
+}
+
+/// The word `zu` right before code point `s` (`zu § 4 UWG`).
+fn after_zu(c: &[char], s: usize) -> bool {
+    let mut j = s;
+    while j > 0 && c[j - 1] == ' ' {
+        j -= 1;
+    }
+    j < s && j >= 2 && c[j - 2..j] == ['z', 'u'] && (j == 2 || !c[j - 3].is_alphanumeric())
 }
 
 /// ` Tz. 11`, ` Rz 25`, ` RdNr 28` directly after code point `e` → its span.
@@ -355,4 +403,37 @@ fn skip_joiners(c: &[char], e: usize) -> usize {
         j += 1;
     }
     if seen || j > e { j } else { e }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Convention, spans};
+    use crate::citations::{LawVocabulary, extract};
+
+    fn refex_texts(text: &str) -> Vec<String> {
+        let chars: Vec<char> = text.chars().collect();
+        spans(text, &extract(text, LawVocabulary::shipped()), Convention::Refex)
+            .into_iter()
+            .map(|s| chars[s.start..s.end].iter().collect())
+            .collect()
+    }
+
+    #[test]
+    fn refex_leaves_out_commentary_and_topic_references() {
+        // Commentary: a margin note of the commentary follows the section.
+        assert!(refex_texts("(Bornkamm in Köhler/Bornkamm aaO § 5 UWG Rdn. 2.92 und 6.6)").is_empty());
+        assert!(refex_texts("(Köhler/Bornkamm, UWG, 28. Aufl., § 3 UWG Rn. 4)").is_empty());
+        // Topic: `zu § …` names the subject, not a cited norm.
+        let t = refex_texts("(vgl. zu § 4 Nr. 9 UWG BGH, Urt. v. 28.10.2004 - I ZR 326/01)");
+        assert_eq!(t, ["BGH, Urt. v. 28.10.2004 - I ZR 326/01"]);
+        assert!(refex_texts("am Maßstab der zu Art. 80 Abs. 1 GG entwickelten Grundsätze").is_empty());
+        // Plain citations, and `zu` ending another word, stay.
+        assert_eq!(refex_texts("nach § 5 UWG (Rn.23) und § 3 UWG."), ["§ 5 UWG", "§ 3 UWG"]);
+        assert_eq!(refex_texts("Sie kam dazu § 5 UWG."), ["§ 5 UWG"]);
+        // The extraction itself and the LER convention keep them.
+        let text = "zu § 4 Nr. 9 UWG und § 5 UWG Rdn. 2";
+        let e = extract(text, LawVocabulary::shipped());
+        assert_eq!(e.laws.len(), 2);
+        assert_eq!(spans(text, &e, Convention::Ler).len(), 2);
+    }
 }
