@@ -438,12 +438,10 @@ impl<'a> Sc<'a> {
         let mut sec = self.s(j).to_string();
         let mut k = j + 1;
         let w = self.s(k);
-        if self.is_word(k)
-            && self.adj(k)
-            && w.len() <= 2
-            && !matches!(w, "f" | "ff")
-            && w.bytes().all(|c| c.is_ascii_alphabetic())
-        {
+        // `§ 650f`, `§ 68f` are sections with a letter; `§ 650 f.` / `§ 650f.` / `§ 12ff` mean
+        // "and following", which an adjacent `f` only does with its dot.
+        let following = w == "ff" || (w == "f" && self.s(k + 1) == "." && self.adj(k + 1));
+        if self.is_word(k) && self.adj(k) && w.len() <= 2 && !following && w.bytes().all(|c| c.is_ascii_alphabetic()) {
             sec.push_str(w);
             k += 1;
         } else if self.is_word(k)

@@ -752,3 +752,12 @@ fn decision_corpus_scans_without_panic() {
     assert_eq!(n, 966);
     assert!(found > 10_000, "only {found} citations in the corpus");
 }
+
+#[test]
+fn a_section_letter_f_is_not_and_following() {
+    let v = LawVocabulary::shipped();
+    let ex = extract("Nach § 650f Abs. 7 BGB und § 68f Abs. 2 StGB, vgl. § 650 f. BGB.", v);
+    let canon: Vec<&str> = ex.laws.iter().map(|l| l.canonical.as_str()).collect();
+    assert_eq!(canon, ["§ 650f Abs. 7 BGB", "§ 68f Abs. 2 StGB", "§ 650 BGB"]);
+    assert_eq!(ex.laws[2].following.as_deref(), Some("f."));
+}
