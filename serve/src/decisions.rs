@@ -306,6 +306,71 @@ impl Filters {
         Ok(())
     }
 
+    /// The filters as SQL conditions over `decisions d LEFT JOIN courts c` (court and document
+    /// type are matched the way the index matches them, by their folded forms).
+    fn sql_conditions(&self, g: &Generation) -> Result<(Vec<String>, Vec<rusqlite::types::Value>), ToolError> {
+        use rusqlite::types::Value as Sql;
+        let mut conds = vec!["1 = 1".to_string()];
+        let mut vals: Vec<Sql> = Vec::new();
+        if let Some(court) = &self.court {
+            let key = court_filter_key(court);
+            let ids: Vec<i64> = g.store.with(|c| {
+                let mut st = c.prepare("SELECT id, name, court_type, level FROM courts")?;
+                let rows = st
+                    .query_map([], |r| {
+                        Ok((
+                            r.get::<_, i64>(0)?,
+                            r.get::<_, String>(1)?,
+                            r.get::<_, Option<String>>(2)?,
+                            r.get::<_, Option<i64>>(3)?,
+                        ))
+                    })?
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                Ok(rows
+                    .into_iter()
+                    .filter(|(_, name, ty, level)| {
+                        fold(name) == key
+                            || (matches!(level, Some(0) | Some(1)) && ty.as_deref().is_some_and(|t| fold(t) == key))
+                    })
+                    .map(|(id, ..)| id)
+                    .collect())
+            })?;
+            let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+            conds.push(if ids.is_empty() { "0 = 1".into() } else { format!("d.court_id IN ({list})") });
+        }
+        if let Some(b) = &self.branch {
+            vals.push(Sql::Text(b.clone()));
+            conds.push(format!("COALESCE(c.branch, 'unbekannt') = ?{}", vals.len()));
+        }
+        if let Some(t) = &self.document_type {
+            let types: Vec<String> = g.store.with(|c| {
+                let mut st =
+                    c.prepare("SELECT DISTINCT document_type FROM decisions WHERE document_type IS NOT NULL")?;
+                let rows = st.query_map([], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+                Ok(rows)
+            })?;
+            let mut marks = Vec::new();
+            for ty in types.into_iter().filter(|ty| fold(ty) == fold(t)) {
+                vals.push(Sql::Text(ty));
+                marks.push(format!("?{}", vals.len()));
+            }
+            conds.push(if marks.is_empty() {
+                "0 = 1".into()
+            } else {
+                format!("d.document_type IN ({})", marks.join(", "))
+            });
+        }
+        if let Some(d) = &self.date_from {
+            vals.push(Sql::Text(d.clone()));
+            conds.push(format!("d.date >= ?{}", vals.len()));
+        }
+        if let Some(d) = &self.date_to {
+            vals.push(Sql::Text(d.clone()));
+            conds.push(format!("d.date <= ?{}", vals.len()));
+        }
+        Ok((conds, vals))
+    }
+
     /// For an empty result: does each filter value exist at all, and what is close to it?
     pub(crate) fn vocabulary(&self, g: &Generation) -> Result<Option<Value>, ToolError> {
         let mut m = Map::new();
@@ -824,6 +889,12 @@ fn not_found(id: &str) -> ToolError {
     )
 }
 
+/// The text of `[start, end)` in code points; empty when the span is (`slice_chars` reads a
+/// length of 0 as "to the end").
+fn span_text(text: &str, start: usize, end: usize) -> String {
+    if end <= start { String::new() } else { slice_chars(text, start, end - start) }
+}
+
 /// `get_decision(id, court?, date?, offset?, length?, section?, rn_from?, rn_to?)`.
 pub fn get_decision(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
     let id = a.str_req("id", 200)?;
@@ -879,7 +950,7 @@ pub fn get_decision(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, 
             .with("available_sections", sections.iter().map(|s| s["name"].clone()).collect::<Vec<_>>()));
         };
         let (start, end) = (s["start"].as_u64().unwrap_or(0) as usize, s["end"].as_u64().unwrap_or(0) as usize);
-        out.insert("section".into(), json!({"name": s["name"], "heading": s["heading"], "start": start, "end": end, "text": slice_chars(&text, start, end.saturating_sub(start).max(1))}));
+        out.insert("section".into(), json!({"name": s["name"], "heading": s["heading"], "start": start, "end": end, "text": span_text(&text, start, end)}));
         return Ok(out);
     }
     if rn_from > 0 || rn_to > 0 {
@@ -895,7 +966,7 @@ pub fn get_decision(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, 
                 "available": [blocks.first().map(|b| b.rn), blocks.last().map(|b| b.rn)],
                 "start": f.start,
                 "end": l.end,
-                "blocks": chosen.iter().map(|b| json!({"rn": b.rn, "printed": b.printed, "start": b.start, "end": b.end, "text": slice_chars(&text, b.start, (b.end - b.start).max(1))})).collect::<Vec<_>>(),
+                "blocks": chosen.iter().map(|b| json!({"rn": b.rn, "printed": b.printed, "start": b.start, "end": b.end, "text": span_text(&text, b.start, b.end)})).collect::<Vec<_>>(),
             }),
             _ => json!({
                 "requested": [lo, hi],
@@ -923,29 +994,32 @@ pub fn filter_cases(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, 
     let ecli = a.str_opt("ecli", 100)?.filter(|s| !s.trim().is_empty());
     let limit = a.int("limit", 20, 1, 100)? as usize;
     let offset = a.int("offset", 0, 0, 1_000_000)? as usize;
-    let mut conds = vec!["1 = 1".to_string()];
-    let mut vals: Vec<String> = Vec::new();
+    let (mut conds, mut vals) = filters.sql_conditions(g)?;
     if let Some(fnum) = &file_number {
-        vals.push(file_number_norm(fnum));
+        vals.push(rusqlite::types::Value::Text(file_number_norm(fnum)));
         conds.push(format!("d.id IN (SELECT decision_id FROM decision_file_numbers WHERE fn_norm = ?{})", vals.len()));
     }
     if let Some(e) = &ecli {
-        vals.push(ecli_norm(e));
+        vals.push(rusqlite::types::Value::Text(ecli_norm(e)));
         conds.push(format!("upper(replace(d.ecli, ' ', '')) = ?{}", vals.len()));
     }
-    let mut ds: Vec<Decision> = g.store.with(|c| {
+    // Filters, count and page in SQL: the store does the work, however many decisions it holds.
+    let cond = conds.join(" AND ");
+    let (total, rows): (usize, Vec<Value>) = g.store.with(|c| {
+        let total: i64 = c.query_row(
+            &format!("SELECT COUNT(*) FROM {DEC_FROM} WHERE {cond}"),
+            params_from_iter(vals.iter()),
+            |r| r.get(0),
+        )?;
         let mut st = c.prepare(&format!(
-            "SELECT {DEC_COLS} FROM {DEC_FROM} WHERE {} ORDER BY d.date DESC, d.id",
-            conds.join(" AND ")
+            "SELECT {DEC_COLS} FROM {DEC_FROM} WHERE {cond} ORDER BY d.date IS NULL, d.date DESC, d.id LIMIT {limit} OFFSET {offset}"
         ))?;
-        let rows =
-            st.query_map(params_from_iter(vals.iter()), decision_from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
+        let rows = st
+            .query_map(params_from_iter(vals.iter()), decision_from_row)?
+            .map(|d| d.map(|d| d.summary()))
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok((total as usize, rows))
     })?;
-    ds.retain(|d| passes_sql_filters(d, &filters));
-    sort_decisions(&mut ds, "date");
-    let total = ds.len();
-    let rows: Vec<Value> = ds.iter().skip(offset).take(limit).map(Decision::summary).collect();
     let mut out = Map::new();
     let mut applied = filters.applied();
     if let Some(x) = &file_number {
