@@ -150,7 +150,7 @@ impl<'g> Checker<'g> {
         Checker { g, reference_date }
     }
 
-    /// The verdict for one law citation.
+    /// The verdict for one law citation (field names and subdivision rules of seed 002).
     pub fn law_finding(&self, l: &LawCitation) -> Result<Finding, ToolError> {
         let mut body = Map::new();
         body.insert("canonical".into(), json!(l.canonical));
@@ -165,41 +165,62 @@ impl<'g> Checker<'g> {
             key: l.canonical.clone(),
             body,
         };
-        let scope = |f: &mut Finding, subdivision: &str| {
+        // What was actually checked: the Absatz question, whether a text is held for the §, and
+        // whether this check read it. A statute finding never compares a court.
+        let scope = |f: &mut Finding, subdivision: &str, available: Option<bool>, read: bool| {
             f.body.insert(
                 "check_scope".into(),
-                json!({"subdivision": subdivision, "article_text": "current consolidated text (gesetze-im-internet.de)", "court": Value::Null}),
+                json!({"subdivision": subdivision, "article_text_available": available, "article_text_read": read, "court": "not_applicable"}),
             );
         };
+        let cited_subdivision = if l.absatz.is_some() { "unchecked" } else { "not_applicable" };
+        let evidence = |f: &mut Finding, reason: &str, extra: Value| {
+            f.reason = Some(reason.into());
+            let mut e = json!({"reason": reason});
+            if let (Some(m), Some(x)) = (e.as_object_mut(), extra.as_object()) {
+                m.extend(x.clone());
+            }
+            f.body.insert("evidence".into(), e);
+        };
         let Some(book) = l.book.clone() else {
-            f.reason = Some("law_not_named".into());
+            evidence(&mut f, "law_not_named", json!({}));
             f.body.insert("advisory".into(), json!("Die Norm nennt kein Gesetz; ohne Gesetz ist sie nicht prüfbar."));
-            scope(&mut f, "not_checked");
+            scope(&mut f, cited_subdivision, None, false);
             return Ok(f);
         };
-        let old_version = l.version.as_deref().is_some_and(|v| v.to_lowercase().contains("a"))
+        let old_version = l.version.as_deref().is_some_and(|v| v.to_lowercase().contains('a'))
             || fold(&l.raw).contains("a f")
             || book.contains("a.F.");
         let book = book.replace(" a.F.", "").replace(" aF", "");
-        // A renamed or repealed law: the citation may be right for its time, but we hold only
-        // the current text.
+        // A renamed or repealed law: the citation may be right for its time, but only the
+        // current text is held, and numbers do not carry over to the successor.
         if let Some(raw) = &book_raw
-            && let Some(adv) = self.superseded(raw)?
+            && let Some(rows) = self.superseded(raw)?
         {
-            f.verdict = "unverifiable";
-            f.reason = Some("superseded_instrument".into());
-            f.body.insert("pre_reform_advisory".into(), adv);
-            scope(&mut f, "not_checked");
+            let first = rows.first().cloned().unwrap_or(Value::Null);
+            evidence(&mut f, "statute_superseded_instrument", json!({"superseded_by": rows}));
+            f.body.insert(
+                "coverage".into(),
+                json!({"status": "superseded", "scope": "current_consolidated_text_only", "instrument": raw,
+                       "successor": first["successor"], "superseded_on": first["effective_date"]}),
+            );
+            f.body.insert(
+                "coverage_advisory".into(),
+                json!(format!(
+                    "{raw} gilt so nicht mehr (Nachfolger: {}); gehalten wird nur die geltende Fassung, die Nummerierung geht nicht über. Die Norm ist weder bestätigt noch widerlegt.",
+                    first["successor"].as_str().unwrap_or("unbekannt")
+                )),
+            );
+            scope(&mut f, cited_subdivision, None, false);
             return Ok(f);
         }
         if old_version {
-            f.verdict = "unverifiable";
-            f.reason = Some("old_version_cited".into());
+            evidence(&mut f, "old_version_cited", json!({}));
             f.body.insert(
-                "pre_reform_advisory".into(),
-                json!({"note": "Zitiert wird eine alte Fassung (a.F.); gehalten wird nur die geltende Fassung, die alte Fassung ist nicht prüfbar."}),
+                "advisory".into(),
+                json!("Zitiert wird eine alte Fassung (a.F.); gehalten wird nur die geltende Fassung, die alte Fassung ist nicht prüfbar."),
             );
-            scope(&mut f, "not_checked");
+            scope(&mut f, cited_subdivision, None, false);
             return Ok(f);
         }
         let law: Law = match lookup_book(self.g, &book)? {
@@ -207,45 +228,45 @@ impl<'g> Checker<'g> {
             BookLookup::NotHeld => {
                 f.verdict = "not_found";
                 if let Some(land) = land_of(&book) {
-                    f.reason = Some("state_law".into());
+                    evidence(&mut f, "state_law_out_of_scope", json!({"instrument": book}));
                     f.body.insert(
                         "coverage".into(),
                         json!({"status": "out_of_scope", "scope": "no_state_law", "instrument": book, "state": land}),
                     );
                     f.body.insert(
-                        "advisory".into(),
+                        "coverage_advisory".into(),
                         json!(format!(
                             "Landesrecht{} wird nicht gehalten: Dieses Werkzeug prüft nur Bundesrecht. Die Norm ist damit weder bestätigt noch widerlegt.",
                             land.map(|l| format!(" ({l})")).unwrap_or_default()
                         )),
                     );
                 } else if is_eu_or_international(&book) {
-                    f.reason = Some("eu_or_international_law".into());
+                    evidence(&mut f, "eu_or_international_law_out_of_scope", json!({"instrument": book}));
                     f.body.insert(
                         "coverage".into(),
                         json!({"status": "out_of_scope", "scope": "no_eu_or_international_law", "instrument": book}),
                     );
                     f.body.insert(
-                        "advisory".into(),
+                        "coverage_advisory".into(),
                         json!(
                             "Unions- und Völkerrecht wird nicht gehalten; die Norm ist weder bestätigt noch widerlegt."
                         ),
                     );
                 } else {
-                    f.reason = Some("statute_unknown".into());
-                    f.body.insert("evidence".into(), json!({"reason": "statute_unknown", "book": book}));
+                    evidence(&mut f, "statute_unknown", json!({"book": book}));
+                    f.body.insert("coverage".into(), json!({"status": "unknown", "instrument": book}));
                 }
-                scope(&mut f, "not_checked");
+                scope(&mut f, cited_subdivision, None, false);
                 return Ok(f);
             }
             BookLookup::Ambiguous(ids) => {
-                f.reason = Some("book_ambiguous".into());
-                f.body.insert("evidence".into(), json!({"book": book, "candidate_law_ids": ids}));
-                scope(&mut f, "not_checked");
+                evidence(&mut f, "book_ambiguous", json!({"book": book, "candidate_law_ids": ids}));
+                scope(&mut f, cited_subdivision, None, false);
                 return Ok(f);
             }
         };
         f.body.insert("law".into(), law.summary());
+        f.body.insert("law_id".into(), json!(law.id));
         let key = extract::law::section_key(&l.section);
         let absaetze: Vec<String> = self.g.store.with(|c| {
             let mut st = c.prepare_cached("SELECT absaetze FROM sections WHERE law_id = ?1 AND key = ?2")?;
@@ -254,10 +275,10 @@ impl<'g> Checker<'g> {
         })?;
         let unit = if matches!(l.unit, extract::citations::LawUnit::Article) { "Art." } else { "§" };
         f.key = format!(
-            "{unit} {} {}{}",
+            "{unit} {}{} {}",
             l.section,
-            law.code,
-            l.absatz.as_deref().map(|a| format!(" Abs. {a}")).unwrap_or_default()
+            l.absatz.as_deref().map(|a| format!(" Abs. {a}")).unwrap_or_default(),
+            law.code
         );
         if absaetze.is_empty() {
             let cited_by: i64 = self.g.store.with(|c| {
@@ -267,20 +288,34 @@ impl<'g> Checker<'g> {
                     |r| r.get(0),
                 )?)
             })?;
-            f.reason = Some("section_absent_in_current_text".into());
-            f.body.insert(
-                "evidence".into(),
-                json!({"reason": "section_absent_in_current_text", "law": law.code, "section": l.section, "decisions_citing_it": cited_by}),
+            evidence(
+                &mut f,
+                "section_absent_in_current_text",
+                json!({"law": law.code, "section": l.section, "decisions_citing_it": cited_by}),
             );
             // Decisions still cite it: the § existed; the citation contradicts the current text.
             f.verdict = if cited_by > 0 { "discrepancy" } else { "not_found" };
-            scope(&mut f, "section");
+            if cited_by > 0 {
+                f.body.insert(
+                    "section_absence_advisory".into(),
+                    json!("Der § fehlt in der geltenden Fassung, wird aber in Entscheidungen zitiert: Er kann aufgehoben, umnummeriert oder verschoben worden sein."),
+                );
+            }
+            scope(&mut f, cited_subdivision, Some(false), true);
             return Ok(f);
         }
+        // Satz, Nr., lit., Alt. and Halbsatz are never checked; say so rather than imply it.
+        let below: Vec<String> =
+            [("Satz", &l.satz), ("Nr.", &l.nr), ("lit.", &l.lit), ("Alt.", &l.alt), ("Halbs.", &l.halbsatz)]
+                .into_iter()
+                .filter_map(|(n, v)| v.as_ref().map(|v| format!("{n} {v}")))
+                .collect();
+        let unchecked_note = (!below.is_empty()).then(|| format!("{} nicht geprüft", below.join(", ")));
         let Some(absatz) = l.absatz.as_deref() else {
             f.verdict = "verified_corpus";
-            scope(&mut f, "section");
-            f.body.insert("subdivision_check".into(), json!("no_subdivision_cited"));
+            scope(&mut f, "not_applicable", Some(true), true);
+            f.body.insert("subdivision_check".into(), json!("not_checked"));
+            f.body.insert("subdivision_advisory".into(), json!(unchecked_note));
             return Ok(f);
         };
         let numbers: Vec<String> = absaetze
@@ -288,31 +323,46 @@ impl<'g> Checker<'g> {
             .flat_map(|j| serde_json::from_str::<Vec<extract::law::Absatz>>(j).unwrap_or_default())
             .map(|a| a.number)
             .collect();
-        if numbers.is_empty() {
-            f.verdict = "unverifiable";
-            f.reason = Some("absatz_not_checkable".into());
-            f.body.insert("subdivision_check".into(), json!("not_checkable: the section has no numbered Absätze"));
-            scope(&mut f, "section");
-            return Ok(f);
-        }
-        scope(&mut f, "absatz");
+        let absatz_n: Option<u32> = absatz.trim().parse().ok();
         if numbers.iter().any(|n| n == absatz) {
             f.verdict = "verified_corpus";
-            f.body.insert("subdivision_check".into(), json!("absatz_present"));
+            scope(&mut f, "checked", Some(true), true);
+            f.body.insert(
+                "subdivision_check".into(),
+                json!(if below.is_empty() { "absatz_verified" } else { "not_checked" }),
+            );
+            f.body.insert(
+                "subdivision_advisory".into(),
+                json!(unchecked_note.map(|n| format!("Abs. {absatz} bestätigt; {n}"))),
+            );
+        } else if numbers.is_empty() && absatz_n.is_none_or(|n| n <= 1) {
+            // A § without numbered Absätze cited as `Abs. 1`: undecidable, never verified.
+            f.verdict = "unverifiable";
+            evidence(&mut f, "absatz_unverified", json!({"note": "the section has no numbered Absätze"}));
+            scope(&mut f, "unchecked", Some(true), true);
+            f.body.insert("subdivision_check".into(), json!("absatz_unverified"));
         } else {
             f.verdict = "discrepancy";
-            f.reason = Some("absatz_absent_in_current_text".into());
-            f.body.insert("subdivision_check".into(), json!("absatz_absent"));
-            f.body.insert(
-                "evidence".into(),
-                json!({"reason": "absatz_absent_in_current_text", "absaetze_present": numbers}),
+            let cited_by: i64 = self.g.store.with(|c| {
+                Ok(c.query_row(
+                    "SELECT COUNT(DISTINCT decision_id) FROM decision_norms WHERE norm = ?1",
+                    params![l.canonical],
+                    |r| r.get(0),
+                )?)
+            })?;
+            evidence(
+                &mut f,
+                "absatz_absent_in_current_text",
+                json!({"absaetze_present": numbers, "absatz_cited_by_decisions": cited_by}),
             );
+            scope(&mut f, "checked", Some(true), true);
+            f.body.insert("subdivision_check".into(), json!("absatz_absent"));
         }
         Ok(f)
     }
 
-    /// The pre-reform advisory when `book` is a superseded code (AGBG, BBauG), else None.
-    fn superseded(&self, book: &str) -> Result<Option<Value>, ToolError> {
+    /// The successors when `book` is a superseded code (AGBG, BBauG), else None.
+    fn superseded(&self, book: &str) -> Result<Option<Vec<Value>>, ToolError> {
         let norm = resolve::book_codes::normalise_book_code(book);
         let rows: Vec<Value> = self.g.store.with(|c| {
             let mut st = c.prepare_cached(
@@ -326,12 +376,7 @@ impl<'g> Checker<'g> {
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             Ok(rows)
         })?;
-        Ok((!rows.is_empty()).then(|| {
-            json!({
-                "superseded_by": rows,
-                "note": "Das zitierte Gesetz gilt so nicht mehr; geprüft werden kann nur die geltende Fassung des Nachfolgegesetzes.",
-            })
-        }))
+        Ok((!rows.is_empty()).then_some(rows))
     }
 
     /// The verdict for one case citation.
@@ -363,10 +408,14 @@ impl<'g> Checker<'g> {
             CaseKind::Reporter => {
                 f.reason = Some("reporter_citation_not_resolvable".into());
                 f.body.insert(
+                    "evidence".into(),
+                    json!({"reason": "reporter_citation_not_resolvable", "reporter": c.reporter}),
+                );
+                f.body.insert(
                     "advisory".into(),
                     json!("Fundstellen (Entscheidungssammlungen, Zeitschriften) werden nicht aufgelöst; das Zitat ist weder bestätigt noch widerlegt."),
                 );
-                self.case_scope(&mut f, "not_checked");
+                self.case_scope(&mut f, "unchecked");
                 return Ok(f);
             }
         };
@@ -376,10 +425,19 @@ impl<'g> Checker<'g> {
             cited_court_fits(printed, &court)
         };
         if candidates.is_empty() {
-            self.case_scope(&mut f, "file_number");
+            self.case_scope(&mut f, if c.court.is_some() { "unchecked" } else { "not_applicable" });
             if let Some(boundary) = self.coverage_boundary(c)? {
                 f.verdict = "out_of_coverage";
                 f.reason = Some("outside_coverage_map".into());
+                f.body.insert("evidence".into(), json!({"reason": "outside_coverage_map"}));
+                f.body.insert(
+                    "coverage_advisory".into(),
+                    json!(format!(
+                        "Außerhalb des erfassten Bereichs ({} ab {}): Die Entscheidung ist nicht im Bestand, ihre Existenz ist damit weder bestätigt noch widerlegt.",
+                        boundary["label"].as_str().unwrap_or(""),
+                        boundary["from"].as_str().unwrap_or("?")
+                    )),
+                );
                 f.body.insert("coverage_boundary".into(), boundary);
             } else {
                 f.verdict = "not_found";
@@ -391,6 +449,12 @@ impl<'g> Checker<'g> {
             }
             return Ok(f);
         }
+        // Was the court the citation names compared? Only when it names one we can read.
+        let court_scope = match c.court.as_deref() {
+            Some(printed) if candidates.iter().any(|d| court_fits(d, printed).is_some()) => "checked",
+            Some(_) => "unchecked",
+            None => "not_applicable",
+        };
         // Narrow by the printed court, then by the printed date; what is left must not
         // contradict the printed decision kind.
         let mut left: Vec<&Decision> = candidates.iter().collect();
@@ -400,22 +464,34 @@ impl<'g> Checker<'g> {
             let fitting: Vec<&Decision> =
                 left.iter().copied().filter(|d| court_fits(d, printed) == Some(true)).collect();
             if fitting.is_empty() {
-                return Ok(self.discrepancy(f, "wrong_court", &left, json!({"printed_court": printed})));
+                return Ok(self.discrepancy(f, "wrong_court", &left, json!({"printed_court": printed}), "checked"));
             }
             left = fitting;
         }
         if let Some(date) = c.date.as_deref() {
             let same: Vec<&Decision> = left.iter().copied().filter(|d| d.date.as_deref() == Some(date)).collect();
             if same.is_empty() {
-                return Ok(self.discrepancy(f, "wrong_date", &left, json!({"printed_date": date})));
+                return Ok(self.discrepancy(f, "wrong_date", &left, json!({"printed_date": date}), court_scope));
             }
             left = same;
         }
         if left.len() > 1 {
             f.verdict = "ambiguous";
             f.reason = Some("several_decisions_match".into());
-            f.body.insert("candidates".into(), json!(left.iter().map(|d| d.summary()).collect::<Vec<_>>()));
-            self.case_scope(&mut f, "file_number");
+            let dates: Vec<String> = left.iter().filter_map(|d| d.date.clone()).collect();
+            f.body.insert(
+                "evidence".into(),
+                json!({"reason": "several_decisions_match", "candidates": left.iter().map(|d| d.summary()).collect::<Vec<_>>()}),
+            );
+            f.body.insert(
+                "ambiguity_advisory".into(),
+                json!(format!(
+                    "Unter diesem Aktenzeichen sind {} Entscheidungen im Bestand (Daten: {}); Gericht und Datum im Satz entscheiden, welche gemeint ist.",
+                    left.len(),
+                    dates.join(", ")
+                )),
+            );
+            self.case_scope(&mut f, if c.court.is_some() { "checked" } else { "not_applicable" });
             return Ok(f);
         }
         let d = left[0];
@@ -427,21 +503,25 @@ impl<'g> Checker<'g> {
                 "wrong_document_type",
                 &left,
                 json!({"printed_kind": kind, "held_document_type": held}),
+                court_scope,
             ));
         }
         // A text written on its reference date cannot cite a later decision.
         if let (Some(refd), Some(held)) = (self.reference_date.as_deref(), d.date.as_deref())
             && held > refd
         {
-            return Ok(self.discrepancy(f, "decided_after_reference_date", &left, json!({"reference_date": refd})));
+            return Ok(self.discrepancy(
+                f,
+                "decided_after_reference_date",
+                &left,
+                json!({"reference_date": refd}),
+                court_scope,
+            ));
         }
         f.verdict = "verified_corpus";
         f.key = d.ext_id.clone();
         f.body.insert("matched".into(), d.summary());
-        self.case_scope(
-            &mut f,
-            if c.date.is_some() || c.court.is_some() { "file_number_court_date" } else { "file_number" },
-        );
+        self.case_scope(&mut f, court_scope);
         // Say what could not be compared, rather than implying it was.
         let kind_check = match (c.decision_kind.is_some(), d.document_type.is_some()) {
             (true, true) => "checked",
@@ -455,21 +535,23 @@ impl<'g> Checker<'g> {
         Ok(f)
     }
 
-    fn case_scope(&self, f: &mut Finding, what: &str) {
+    /// `court`: was the court the citation names compared (`checked`), not (`unchecked`), or
+    /// did it name none (`not_applicable`)? A case finding has no Absatz and no article text.
+    fn case_scope(&self, f: &mut Finding, court: &str) {
         f.body.insert(
             "check_scope".into(),
-            json!({"subdivision": Value::Null, "article_text": Value::Null, "court": what}),
+            json!({"subdivision": "not_applicable", "article_text_available": Value::Null, "article_text_read": false, "court": court}),
         );
     }
 
-    fn discrepancy(&self, mut f: Finding, reason: &str, found: &[&Decision], printed: Value) -> Finding {
+    fn discrepancy(&self, mut f: Finding, reason: &str, found: &[&Decision], printed: Value, court: &str) -> Finding {
         f.verdict = "discrepancy";
         f.reason = Some(reason.into());
         f.body.insert(
             "evidence".into(),
             json!({"reason": reason, "printed": printed, "held": found.iter().map(|d| d.summary()).collect::<Vec<_>>()}),
         );
-        self.case_scope(&mut f, "file_number_court_date");
+        self.case_scope(&mut f, court);
         f
     }
 
@@ -488,11 +570,12 @@ impl<'g> Checker<'g> {
         let inside = buckets
             .iter()
             .any(|b| b.from.as_deref().is_none_or(|f| date >= f) && b.until.as_deref().is_none_or(|u| date <= u));
+        // The deciding range: the bucket whose start lies after the printed date, else the first.
+        let b = buckets.iter().find(|b| b.from.as_deref().is_some_and(|f| date < f)).unwrap_or(&buckets[0]);
         Ok((!inside).then(|| {
             json!({
-                "court": canonical.name,
-                "printed_date": date,
-                "buckets": buckets.iter().map(|b| json!({"bucket": b.bucket, "from": b.from, "until": b.until, "sources": b.sources})).collect::<Vec<_>>(),
+                "bucket": b.bucket, "label": b.label, "from": b.from, "until": b.until, "source": b.sources.join(", "),
+                "court": canonical.name, "printed_date": date,
             })
         }))
     }
@@ -533,14 +616,27 @@ fn cost_schedule_findings(text: &str, names: &[extract::citations::LawName]) -> 
         let start = n.start.saturating_sub(20) + lead;
         let raw: String = chars[start..n.end].iter().collect();
         let mut body = Map::new();
-        body.insert("advisory".into(), json!("Nummern von Vergütungs- und Kostenverzeichnissen werden nicht geprüft."));
+        let schedule = if before[i..].contains("VV") { "VV" } else { "KV" };
+        let number: String = before[i + 3..].chars().filter(char::is_ascii_digit).collect();
+        body.insert(
+            "evidence".into(),
+            json!({"reason": "cost_schedule_number_unchecked", "instrument": n.book, "schedule": schedule, "schedule_number": number}),
+        );
+        body.insert(
+            "check_scope".into(),
+            json!({"subdivision": "unchecked", "article_text_available": Value::Null, "article_text_read": false, "court": "not_applicable"}),
+        );
+        body.insert(
+            "subdivision_advisory".into(),
+            json!("Nummern von Vergütungs- und Kostenverzeichnissen werden nicht geprüft."),
+        );
         out.push(Finding {
             start,
             end: n.end,
             raw: raw.clone(),
             kind: "law",
             verdict: "unverifiable",
-            reason: Some("cost_schedule_number".into()),
+            reason: Some("cost_schedule_number_unchecked".into()),
             key: raw,
             body,
         });
@@ -673,29 +769,61 @@ pub fn check_text(g: &Generation, text: &str, reference_date: Option<String>) ->
     covered.extend(ex.chains.iter().map(|c| (c.start, c.end)));
     covered.extend(ex.law_names.iter().map(|c| (c.start, c.end)));
     let lost = losses(text, &covered);
-    let mut verdict_counts: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut reason_counts: BTreeMap<String, usize> = BTreeMap::new();
-    let mut unique: BTreeMap<String, (String, &str, usize)> = BTreeMap::new();
+    // Distinct citations, in reading order: a resolved decision is keyed on its id (several
+    // spellings count once), everything else on its canonical form. Counts are per distinct
+    // citation; `findings` and `progress.citations_total` count occurrences.
+    struct Unique<'a> {
+        key: String,
+        basis: &'static str,
+        target: Option<String>,
+        spellings: Vec<&'a str>,
+        occurrences: usize,
+        verdict: &'static str,
+        reason: Option<&'a str>,
+        kind: &'static str,
+    }
+    let mut unique: Vec<Unique<'_>> = Vec::new();
     for f in &findings {
-        *verdict_counts.entry(f.verdict).or_default() += 1;
-        if let Some(r) = &f.reason {
-            *reason_counts.entry(r.clone()).or_default() += 1;
+        let resolved = f.kind == "case" && f.verdict == "verified_corpus";
+        match unique.iter_mut().find(|u| u.key == f.key) {
+            Some(u) => {
+                u.occurrences += 1;
+                if !u.spellings.contains(&f.raw.as_str()) {
+                    u.spellings.push(&f.raw);
+                }
+            }
+            None => unique.push(Unique {
+                key: f.key.clone(),
+                basis: if resolved { "matched_decision" } else { "canonical" },
+                target: resolved.then(|| f.key.clone()),
+                spellings: vec![&f.raw],
+                occurrences: 1,
+                verdict: f.verdict,
+                reason: f.reason.as_deref(),
+                kind: if f.kind == "case" { "case" } else { "statute" },
+            }),
         }
-        let e = unique.entry(f.key.clone()).or_insert((f.raw.clone(), f.verdict, 0));
-        e.2 += 1;
+    }
+    let mut verdict_counts: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut reason_counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for u in &unique {
+        *verdict_counts.entry(u.verdict).or_default() += 1;
+        if let Some(r) = u.reason {
+            *reason_counts.entry(r).or_default() += 1;
+        }
     }
     let mut out = Map::new();
     out.insert("text_chars".into(), json!(n));
     out.insert("reference_date".into(), json!(reference_date));
+    out.insert("progress".into(), json!({"citations_total": findings.len(), "unique_citations_total": unique.len()}));
     out.insert("findings".into(), json!(findings.iter().map(Finding::json).collect::<Vec<_>>()));
     out.insert(
         "unique_citations".into(),
-        json!(
-            unique
-                .iter()
-                .map(|(k, (raw, v, n))| json!({"key": k, "first_raw_text": raw, "verdict": v, "occurrences": n}))
-                .collect::<Vec<_>>()
-        ),
+        json!(unique
+            .iter()
+            .map(|u| json!({"key_basis": u.basis, "target_artifact_id": u.target, "canonical": u.key, "spellings": u.spellings,
+                            "occurrences": u.occurrences, "verdict": u.verdict, "reference_type": u.kind}))
+            .collect::<Vec<_>>()),
     );
     out.insert("verdict_counts".into(), json!(verdict_counts));
     out.insert("reason_counts".into(), json!(reason_counts));
