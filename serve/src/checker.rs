@@ -865,27 +865,12 @@ pub fn validate_citation(g: &Generation, a: &Args<'_>) -> Result<Map<String, Val
     {
         // A bare Aktenzeichen or ECLI the scanner wants context for: look it up as such.
         let trimmed = citation.trim();
-        let fake = CaseCitation {
-            start: 0,
-            end: citation.chars().count(),
-            raw: citation.clone(),
-            kind: if crate::decisions::looks_like_ecli(trimmed) { CaseKind::Ecli } else { CaseKind::FileNumber },
-            court: None,
-            court_span: None,
-            decision_kind: None,
-            date: None,
-            file_number: Some(trimmed.to_string()),
-            file_number_span: None,
-            register: None,
-            reporter: None,
-            volume: None,
-            page: None,
-            pinpoint: None,
-            ecli: Some(trimmed.to_string()),
-            literature: false,
-            canonical: trimmed.to_string(),
-        };
-        Some(checker.case_finding(&fake)?)
+        let kind = if crate::decisions::looks_like_ecli(trimmed) { CaseKind::Ecli } else { CaseKind::FileNumber };
+        let mut bare = CaseCitation::empty(0, citation.chars().count(), kind, trimmed.to_string());
+        bare.raw = citation.clone();
+        bare.file_number = Some(trimmed.to_string());
+        bare.ecli = Some(trimmed.to_string());
+        Some(checker.case_finding(&bare)?)
     } else {
         None
     };

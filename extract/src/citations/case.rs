@@ -242,28 +242,8 @@ fn decision_kind(w: &str) -> bool {
 
 impl<'a> Sc<'a> {
     /// Adds a case citation (byte offsets).
-    #[allow(clippy::too_many_arguments)]
     fn push_case(&mut self, start: usize, end: usize, kind: CaseKind, canonical: String) -> &mut CaseCitation {
-        self.out.cases.push(CaseCitation {
-            start,
-            end,
-            raw: String::new(),
-            kind,
-            court: None,
-            court_span: None,
-            decision_kind: None,
-            date: None,
-            file_number: None,
-            file_number_span: None,
-            register: None,
-            reporter: None,
-            volume: None,
-            page: None,
-            pinpoint: None,
-            ecli: None,
-            literature: false,
-            canonical,
-        });
+        self.out.cases.push(CaseCitation::empty(start, end, kind, canonical));
         let n = self.out.cases.len() - 1;
         &mut self.out.cases[n]
     }

@@ -195,6 +195,33 @@ pub struct CaseCitation {
 }
 
 /// Why something that looks like a statute citation was not taken for one.
+impl CaseCitation {
+    /// A citation of `kind` over `[start, end)` with nothing read yet but its canonical form;
+    /// the scanner and callers that look up a bare file number or ECLI fill in the rest.
+    pub fn empty(start: usize, end: usize, kind: CaseKind, canonical: String) -> CaseCitation {
+        CaseCitation {
+            start,
+            end,
+            raw: String::new(),
+            kind,
+            court: None,
+            court_span: None,
+            decision_kind: None,
+            date: None,
+            file_number: None,
+            file_number_span: None,
+            register: None,
+            reporter: None,
+            volume: None,
+            page: None,
+            pinpoint: None,
+            ecli: None,
+            literature: false,
+            canonical,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RefusalReason {
