@@ -231,57 +231,44 @@ fn bind_law(
 }
 
 fn write_citations(conn: &Connection, id: i64, c: &DecisionCitations, ext_to_id: &BTreeMap<String, i64>) -> Result<()> {
-    let mut ins = conn.prepare_cached(
+    // One table for both kinds; each insert names only the columns of its kind (the rest stay null).
+    let mut ins_law = conn.prepare_cached(
         "INSERT INTO decision_citations (decision_id, kind, start, end, raw, canonical, parents, book, section, absatz,
-            chain, law_id, law_status, case_kind, court, court_raw, date, file_number, status, target_id, candidates,
-            withheld, role, note)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
+            chain, law_id, law_status)
+         VALUES (?1, 'law', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?;
     for l in &c.laws {
         let (law_id, status) = bind_law(conn, l.book.as_deref(), &l.section, l.absatz.as_deref())?;
-        ins.execute(params![
+        let parents = serde_json::to_string(&l.parents)?;
+        ins_law.execute(params![
             id,
-            "law",
             l.start as i64,
             l.end as i64,
             l.raw,
             l.canonical,
-            serde_json::to_string(&l.parents)?,
+            parents,
             l.book,
             l.section,
             l.absatz,
             l.chain,
             law_id,
-            status,
-            None::<String>,
-            None::<String>,
-            None::<String>,
-            None::<String>,
-            None::<String>,
-            None::<String>,
-            None::<i64>,
-            None::<String>,
-            None::<String>,
-            None::<String>,
-            None::<String>
+            status
         ])?;
     }
+    let mut ins_case = conn.prepare_cached(
+        "INSERT INTO decision_citations (decision_id, kind, start, end, raw, canonical, case_kind, court, court_raw, date,
+            file_number, status, target_id, candidates, withheld, role, note)
+         VALUES (?1, 'case', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+    )?;
     for k in &c.cases {
         let target = k.target.as_ref().and_then(|t| ext_to_id.get(t));
-        ins.execute(params![
+        let candidates = serde_json::to_string(&k.candidates)?;
+        ins_case.execute(params![
             id,
-            "case",
             k.start as i64,
             k.end as i64,
             k.raw,
             k.canonical,
-            None::<String>,
-            None::<String>,
-            None::<String>,
-            None::<String>,
-            None::<String>,
-            None::<i64>,
-            None::<String>,
             k.kind,
             k.court,
             k.court_raw,
@@ -289,7 +276,7 @@ fn write_citations(conn: &Connection, id: i64, c: &DecisionCitations, ext_to_id:
             k.file_number,
             k.status,
             target,
-            serde_json::to_string(&k.candidates)?,
+            candidates,
             k.withheld,
             k.role,
             k.note
