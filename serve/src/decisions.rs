@@ -284,7 +284,19 @@ impl Filters {
     /// Keeps the store rows that pass every filter, the citation filters included (the index
     /// applies the same filters as query clauses; rows read from the store need this instead).
     pub(crate) fn retain(&self, g: &Generation, ds: &mut Vec<Decision>) -> Result<(), ToolError> {
-        ds.retain(|d| passes_sql_filters(d, self));
+        if ds.is_empty() {
+            return Ok(());
+        }
+        // The same SQL conditions filter_cases runs, restricted to these rows: one definition
+        // of what each filter means for the store.
+        let (mut conds, vals) = self.sql_conditions(g)?;
+        conds.push(format!("d.id IN ({})", ds.iter().map(|d| d.id.to_string()).collect::<Vec<_>>().join(", ")));
+        let keep: HashSet<i64> = g.store.with(|c| {
+            let mut st = c.prepare(&format!("SELECT d.id FROM {DEC_FROM} WHERE {}", conds.join(" AND ")))?;
+            let ids = st.query_map(params_from_iter(vals.iter()), |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+            Ok(ids)
+        })?;
+        ds.retain(|d| keep.contains(&d.id));
         if let Some((_, token)) = &self.cited_norm {
             let citing: HashSet<i64> = g.store.with(|c| {
                 let mut st = c.prepare("SELECT decision_id FROM decision_norms WHERE norm = ?1")?;
@@ -786,27 +798,6 @@ fn finish_page(out: &mut Map<String, Value>, total: usize, basis: &str, page: us
     out.insert("results".into(), Value::Array(rows));
 }
 
-fn passes_sql_filters(d: &Decision, f: &Filters) -> bool {
-    let court_ok = f.court.as_ref().is_none_or(|c| {
-        let key = court_filter_key(c);
-        d.court.as_ref().is_some_and(|ct| {
-            let name = ct["name"].as_str().unwrap_or("");
-            let ty = ct["type"].as_str().unwrap_or("");
-            let level = ct["level"].as_i64();
-            fold(name) == key || (matches!(level, Some(0) | Some(1)) && fold(ty) == key)
-        })
-    });
-    let branch_ok = f
-        .branch
-        .as_ref()
-        .is_none_or(|b| d.court.as_ref().map(|c| c["branch"].as_str() == Some(b.as_str())).unwrap_or(b == "unbekannt"));
-    let type_ok =
-        f.document_type.as_ref().is_none_or(|t| d.document_type.as_deref().is_some_and(|x| fold(x) == fold(t)));
-    let from_ok = f.date_from.as_ref().is_none_or(|x| d.date.as_ref().is_some_and(|dd| dd >= x));
-    let to_ok = f.date_to.as_ref().is_none_or(|x| d.date.as_ref().is_some_and(|dd| dd <= x));
-    court_ok && branch_ok && type_ok && from_ok && to_ok
-}
-
 /// `citing_count` of every decision, indexed by decision id (read once per generation).
 fn citing_counts(g: &Generation) -> Result<std::sync::Arc<Vec<i64>>, ToolError> {
     static CACHE: std::sync::Mutex<Option<(String, std::sync::Arc<Vec<i64>>)>> = std::sync::Mutex::new(None);
@@ -868,7 +859,7 @@ pub fn resolve_decision(
         date_to: date.map(str::to_string),
         ..Default::default()
     };
-    found.retain(|d| passes_sql_filters(d, &filters));
+    filters.retain(g, &mut found)?;
     match found.len() {
         0 => Err(not_found(id)),
         1 => Ok(found.pop().expect("one")),
