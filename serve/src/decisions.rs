@@ -11,7 +11,7 @@ use std::ops::Bound;
 
 use extract::courts::fold;
 use index::Generation;
-use index::decision_writer::date_number;
+use index::decision_writer::{court_keys, date_number};
 use index::store::{ecli_norm, file_number_norm};
 use rusqlite::{params, params_from_iter};
 use serde_json::{Map, Value, json};
@@ -128,6 +128,41 @@ pub(crate) fn all_decisions(g: &Generation) -> Result<Vec<Decision>, ToolError> 
 
 pub fn decision_by_id(g: &Generation, id: i64) -> Result<Decision, ToolError> {
     decisions_where(g, "d.id = ?1", &[&id])?.pop().ok_or_else(|| ToolError::internal(format!("decision {id} missing")))
+}
+
+/// Every court row of the store as a [`extract::courts::Court`], with its id and the number
+/// of decisions held.
+fn stored_courts(g: &Generation) -> Result<Vec<(i64, extract::courts::Court, i64)>, ToolError> {
+    Ok(g.store.with(|c| {
+        let mut st = c.prepare(
+            "SELECT id, name, court_type, branch, level, land, city, ecli_code, citation_name, in_reference_table,
+                    decision_count FROM courts",
+        )?;
+        let rows = st
+            .query_map([], |r| {
+                let court = extract::courts::Court {
+                    name: r.get(1)?,
+                    court_type: r.get(2)?,
+                    branch: r.get(3)?,
+                    level: r.get::<_, Option<i64>>(4)?.and_then(|l| u8::try_from(l).ok()),
+                    land: r.get(5)?,
+                    city: r.get(6)?,
+                    ecli_code: r.get(7)?,
+                    citation_name: r.get(8)?,
+                    in_reference_table: r.get(9)?,
+                };
+                Ok((r.get(0)?, court, r.get(10)?))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    })?)
+}
+
+/// The stored courts a court filter value names: the keys the index filters on
+/// (`index::decision_writer::court_keys`), so search and store agree.
+fn courts_named(g: &Generation, given: &str) -> Result<Vec<(i64, extract::courts::Court, i64)>, ToolError> {
+    let key = court_filter_key(given);
+    Ok(stored_courts(g)?.into_iter().filter(|(_, c, _)| court_keys(c).contains(&key)).collect())
 }
 
 /// Court filter value → the folded keys the index holds; a court matches all its chambers.
@@ -325,28 +360,7 @@ impl Filters {
         let mut conds = vec!["1 = 1".to_string()];
         let mut vals: Vec<Sql> = Vec::new();
         if let Some(court) = &self.court {
-            let key = court_filter_key(court);
-            let ids: Vec<i64> = g.store.with(|c| {
-                let mut st = c.prepare("SELECT id, name, court_type, level FROM courts")?;
-                let rows = st
-                    .query_map([], |r| {
-                        Ok((
-                            r.get::<_, i64>(0)?,
-                            r.get::<_, String>(1)?,
-                            r.get::<_, Option<String>>(2)?,
-                            r.get::<_, Option<i64>>(3)?,
-                        ))
-                    })?
-                    .collect::<rusqlite::Result<Vec<_>>>()?;
-                Ok(rows
-                    .into_iter()
-                    .filter(|(_, name, ty, level)| {
-                        fold(name) == key
-                            || (matches!(level, Some(0) | Some(1)) && ty.as_deref().is_some_and(|t| fold(t) == key))
-                    })
-                    .map(|(id, ..)| id)
-                    .collect())
-            })?;
+            let ids: Vec<i64> = courts_named(g, court)?.into_iter().map(|(id, ..)| id).collect();
             let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
             conds.push(if ids.is_empty() { "0 = 1".into() } else { format!("d.court_id IN ({list})") });
         }
@@ -388,26 +402,14 @@ impl Filters {
         let mut m = Map::new();
         if let Some(c) = &self.court {
             let key = court_filter_key(c);
-            let held: Vec<(String, i64)> = g.store.with(|conn| {
-                let mut st = conn.prepare("SELECT name, citation_name, court_type, ecli_code, level, decision_count FROM courts WHERE decision_count > 0")?;
-                let rows = st
-                    .query_map([], |r| {
-                        Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?, r.get::<_, Option<String>>(2)?, r.get::<_, Option<String>>(3)?, r.get::<_, Option<i64>>(4)?, r.get::<_, i64>(5)?))
-                    })?
-                    .collect::<rusqlite::Result<Vec<_>>>()?;
-                Ok(rows
-                    .into_iter()
-                    .filter(|(name, cit, ty, ecli, level, _)| {
-                        let mut keys = vec![fold(name)];
-                        keys.extend(cit.iter().chain(ecli.iter()).map(|s| fold(s)));
-                        if matches!(level, Some(0) | Some(1)) {
-                            keys.extend(ty.iter().map(|s| fold(s)));
-                        }
-                        keys.iter().any(|k| k == &key || k.contains(&key) || key.contains(k.as_str()))
-                    })
-                    .map(|(name, .., n)| (name, n))
-                    .collect())
-            })?;
+            // Suggestions: held courts any of whose keys contains the value or is contained in it.
+            let held: Vec<(String, i64)> = stored_courts(g)?
+                .into_iter()
+                .filter(|(_, ct, n)| {
+                    *n > 0 && court_keys(ct).iter().any(|k| k == &key || k.contains(&key) || key.contains(k.as_str()))
+                })
+                .map(|(_, ct, n)| (ct.name, n))
+                .collect();
             let exact = held.iter().any(|(n, _)| fold(n) == key);
             m.insert(
                 "court".into(),
@@ -1129,19 +1131,13 @@ pub fn list_courts(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
 /// `get_court(court)`: one court, its holdings and its decisions per year.
 pub fn get_court(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
     let name = a.str_req("court", 200)?;
-    let key = court_filter_key(&name);
-    let court: Option<Value> = g.store.with(|c| {
-        let mut st = c.prepare(&format!("SELECT {COURT_COLS} FROM courts"))?;
-        let rows = st.query_map([], court_json)?.collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows.into_iter().find(|r| {
-            let n = fold(r["name"].as_str().unwrap_or(""));
-            let fed = matches!(r["level"].as_i64(), Some(0) | Some(1));
-            n == key
-                || r["citation_name"].as_str().is_some_and(|x| fold(x) == key)
-                || r["ecli_code"].as_str().is_some_and(|x| fold(x) == key)
-                || (fed && r["type"].as_str().is_some_and(|x| fold(x) == key))
-        }))
-    })?;
+    let named = courts_named(g, &name)?;
+    let court: Option<Value> = match named.first() {
+        Some((id, ..)) => Some(g.store.with(|c| {
+            Ok(c.query_row(&format!("SELECT {COURT_COLS} FROM courts WHERE id = ?1"), params![id], court_json)?)
+        })?),
+        None => None,
+    };
     let Some(court) = court else {
         return Err(ToolError::new(
             ErrorCode::CourtNotFound,
