@@ -199,6 +199,39 @@ fn source_id_of_catalog(source: &str) -> &'static str {
     }
 }
 
+/// What a printed court or date leaves of the candidates for a file number.
+pub enum Narrowed<T> {
+    /// The candidates it does not contradict (all of them when nothing readable was printed).
+    Left(Vec<T>),
+    /// It contradicts every candidate (they are returned).
+    Contradicted(Vec<T>),
+}
+
+/// Keeps the candidates whose court the printed court can be (`OVG NRW`, `BVerwG`, `VG`). A
+/// printed court that no candidate's court can be compared with says nothing and keeps all.
+/// Shared by `resolve` and the citation checker, so both bind a citation the same way.
+pub fn narrow_by_court<T>(cands: Vec<T>, printed: Option<&str>, court_of: impl Fn(&T) -> Option<Court>) -> Narrowed<T> {
+    let Some(printed) = printed else { return Narrowed::Left(cands) };
+    let fits: Vec<Option<bool>> =
+        cands.iter().map(|t| court_of(t).and_then(|c| cited_court_fits(printed, &c))).collect();
+    if fits.iter().all(Option::is_none) {
+        return Narrowed::Left(cands);
+    }
+    if !fits.contains(&Some(true)) {
+        return Narrowed::Contradicted(cands);
+    }
+    Narrowed::Left(cands.into_iter().zip(fits).filter(|(_, f)| *f == Some(true)).map(|(t, _)| t).collect())
+}
+
+/// Keeps the candidates decided on the printed date (ISO), when one was printed.
+pub fn narrow_by_date<T>(cands: Vec<T>, printed: Option<&str>, date_of: impl Fn(&T) -> Option<String>) -> Narrowed<T> {
+    let Some(printed) = printed else { return Narrowed::Left(cands) };
+    if !cands.iter().any(|t| date_of(t).as_deref() == Some(printed)) {
+        return Narrowed::Contradicted(cands);
+    }
+    Narrowed::Left(cands.into_iter().filter(|t| date_of(t).as_deref() == Some(printed)).collect())
+}
+
 /// The catalog source behind a coverage-map source name.
 fn source_id(name: &str) -> &'static str {
     match name {
@@ -248,17 +281,13 @@ fn bind(
         };
     }
     // Narrow by the printed court, then by the printed date.
-    if let Some(raw) = cited_court {
-        let same: Vec<usize> = cands
-            .iter()
-            .copied()
-            .filter(|&i| held[i].court.as_ref().is_some_and(|hc| cited_court_fits(raw, hc) == Some(true)))
-            .collect();
-        if same.is_empty() {
-            return ("unresolved_no_match".into(), None, cands, Some("court_contradicts".into()), None);
+    let court_of = |&i: &usize| held[i].court.clone();
+    cands = match narrow_by_court(cands, cited_court, court_of) {
+        Narrowed::Left(left) => left,
+        Narrowed::Contradicted(all) => {
+            return ("unresolved_no_match".into(), None, all, Some("court_contradicts".into()), None);
         }
-        cands = same;
-    }
+    };
     let first = held[cands[0]].court.as_ref().map(|c| &c.name);
     if first.is_none() || cands.iter().any(|&i| held[i].court.as_ref().map(|c| &c.name) != first) {
         return (
@@ -269,13 +298,12 @@ fn bind(
             Some("the file number is held at several courts and the citation does not tell which".into()),
         );
     }
-    if let Some(d) = &c.date {
-        let same: Vec<usize> = cands.iter().copied().filter(|&i| held[i].date.as_deref() == Some(d.as_str())).collect();
-        if same.is_empty() {
-            return ("unresolved_no_match".into(), None, cands, Some("date_contradicts".into()), None);
+    cands = match narrow_by_date(cands, c.date.as_deref(), |&i| held[i].date.clone()) {
+        Narrowed::Left(left) => left,
+        Narrowed::Contradicted(all) => {
+            return ("unresolved_no_match".into(), None, all, Some("date_contradicts".into()), None);
         }
-        cands = same;
-    }
+    };
     if cands.len() > 1 {
         return ("unresolved_ambiguous".into(), None, cands, None, None);
     }

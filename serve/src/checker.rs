@@ -25,6 +25,7 @@ use crate::answer::{ErrorCode, ToolError};
 use crate::args::Args;
 use crate::decisions::Decision;
 use crate::laws::{BookLookup, Law, lookup_book};
+use resolve::case_law::{Narrowed, narrow_by_court, narrow_by_date};
 
 pub const MIN_CHARS: usize = 50;
 pub const MAX_CHARS: usize = 20_000;
@@ -421,8 +422,7 @@ impl<'g> Checker<'g> {
         };
         let court_fits = |d: &Decision, printed: &str| {
             let name = d.court.as_ref().and_then(|x| x["name"].as_str())?;
-            let court = CourtTable::shipped().canonical(name)?;
-            cited_court_fits(printed, &court)
+            cited_court_fits(printed, &CourtTable::shipped().canonical(name)?)
         };
         if candidates.is_empty() {
             self.case_scope(&mut f, if c.court.is_some() { "unchecked" } else { "not_applicable" });
@@ -455,26 +455,25 @@ impl<'g> Checker<'g> {
             Some(_) => "unchecked",
             None => "not_applicable",
         };
-        // Narrow by the printed court, then by the printed date; what is left must not
-        // contradict the printed decision kind.
-        let mut left: Vec<&Decision> = candidates.iter().collect();
-        if let Some(printed) = c.court.as_deref()
-            && left.iter().any(|d| court_fits(d, printed).is_some())
-        {
-            let fitting: Vec<&Decision> =
-                left.iter().copied().filter(|d| court_fits(d, printed) == Some(true)).collect();
-            if fitting.is_empty() {
-                return Ok(self.discrepancy(f, "wrong_court", &left, json!({"printed_court": printed}), "checked"));
+        // Narrow by the printed court, then by the printed date (as `resolve` does); what is
+        // left must not contradict the printed decision kind.
+        let court_of = |d: &&Decision| {
+            d.court.as_ref().and_then(|x| x["name"].as_str()).and_then(|n| CourtTable::shipped().canonical(n))
+        };
+        let left: Vec<&Decision> = match narrow_by_court(candidates.iter().collect(), c.court.as_deref(), court_of) {
+            Narrowed::Left(left) => left,
+            Narrowed::Contradicted(all) => {
+                let printed = json!({"printed_court": c.court});
+                return Ok(self.discrepancy(f, "wrong_court", &all, printed, "checked"));
             }
-            left = fitting;
-        }
-        if let Some(date) = c.date.as_deref() {
-            let same: Vec<&Decision> = left.iter().copied().filter(|d| d.date.as_deref() == Some(date)).collect();
-            if same.is_empty() {
-                return Ok(self.discrepancy(f, "wrong_date", &left, json!({"printed_date": date}), court_scope));
+        };
+        let left: Vec<&Decision> = match narrow_by_date(left, c.date.as_deref(), |d| d.date.clone()) {
+            Narrowed::Left(left) => left,
+            Narrowed::Contradicted(all) => {
+                let printed = json!({"printed_date": c.date});
+                return Ok(self.discrepancy(f, "wrong_date", &all, printed, court_scope));
             }
-            left = same;
-        }
+        };
         if left.len() > 1 {
             f.verdict = "ambiguous";
             f.reason = Some("several_decisions_match".into());
