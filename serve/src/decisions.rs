@@ -737,17 +737,9 @@ pub(crate) fn match_query(g: &Generation, query: &str, filters: &Filters) -> Res
     if looks_like_ecli(trimmed) || looks_like_file_number(trimmed) {
         // Exact keyword mode: the query is an identifier throughout.
         let (mode, mut found) = if looks_like_ecli(trimmed) {
-            ("exact_ecli", decisions_where(g, "upper(replace(d.ecli, ' ', '')) = ?1", &[&ecli_norm(trimmed)])?)
+            ("exact_ecli", decisions_by_ecli(g, &ecli_norm(trimmed))?)
         } else {
-            let n = file_number_norm(trimmed);
-            (
-                "exact_file_number",
-                decisions_where(
-                    g,
-                    "d.id IN (SELECT decision_id FROM decision_file_numbers WHERE fn_norm = ?1)",
-                    &[&n],
-                )?,
-            )
+            ("exact_file_number", decisions_by_file_number(g, &file_number_norm(trimmed))?)
         };
         filters.retain(g, &mut found)?;
         return Ok(QueryMatch::Identifier { mode, decisions: found });
@@ -846,15 +838,9 @@ pub fn resolve_decision(
         return Ok(d);
     }
     if looks_like_ecli(id) {
-        return decisions_where(g, "upper(replace(d.ecli, ' ', '')) = ?1", &[&ecli_norm(id)])?
-            .pop()
-            .ok_or_else(|| not_found(id));
+        return decisions_by_ecli(g, &ecli_norm(id))?.pop().ok_or_else(|| not_found(id));
     }
-    let mut found = decisions_where(
-        g,
-        "d.id IN (SELECT decision_id FROM decision_file_numbers WHERE fn_norm = ?1)",
-        &[&file_number_norm(id)],
-    )?;
+    let mut found = decisions_by_file_number(g, &file_number_norm(id))?;
     let filters = Filters {
         court: court.map(str::to_string),
         date_from: date.map(str::to_string),
