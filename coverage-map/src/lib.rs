@@ -29,6 +29,13 @@ pub struct Bucket {
     pub note: String,
 }
 
+impl Bucket {
+    /// Whether an ISO date lies in the bucket's range (open ends are open).
+    pub fn contains_date(&self, date: &str) -> bool {
+        self.from.as_deref().is_none_or(|f| date >= f) && self.until.as_deref().is_none_or(|u| date <= u)
+    }
+}
+
 /// Parses and checks a map: unique bucket names, ISO dates, `from <= until`.
 pub fn parse(json: &str) -> anyhow::Result<CoverageMap> {
     let m: CoverageMap = serde_json::from_str(json)?;
@@ -72,5 +79,10 @@ mod tests {
         let bad_date = r#"{"as_of":"2026-01-01","buckets":[
             {"bucket":"a","court":null,"label":"","from":"2020-13","until":null,"sources":[],"exhaustive":true,"ocr":false,"note":""}]}"#;
         assert!(parse(bad_date).is_err());
+        let b: Bucket = serde_json::from_str(
+            r#"{"bucket":"a","court":null,"label":"","from":"2010-01-01","until":null,"sources":[],"exhaustive":true,"ocr":false,"note":""}"#,
+        )
+        .unwrap();
+        assert!(b.contains_date("2010-01-01") && b.contains_date("2024-05-01") && !b.contains_date("2009-12-31"));
     }
 }

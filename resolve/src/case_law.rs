@@ -173,8 +173,7 @@ fn outside_coverage(cited: &str, date: Option<&str>, courts_held: &[Court], sour
         return (!held).then(|| format!("no coverage bucket names {cited} and no decision of it is held"));
     }
     let d = date?;
-    let inside =
-        buckets.iter().any(|b| b.from.as_deref().is_none_or(|f| d >= f) && b.until.as_deref().is_none_or(|u| d <= u));
+    let inside = buckets.iter().any(|b| b.contains_date(d));
     (!inside).then(|| {
         let ranges: Vec<String> = buckets
             .iter()

@@ -566,9 +566,7 @@ impl<'g> Checker<'g> {
         if buckets.is_empty() {
             return Ok(None);
         }
-        let inside = buckets
-            .iter()
-            .any(|b| b.from.as_deref().is_none_or(|f| date >= f) && b.until.as_deref().is_none_or(|u| date <= u));
+        let inside = buckets.iter().any(|b| b.contains_date(date));
         // The deciding range: the bucket whose start lies after the printed date, else the first.
         let b = buckets.iter().find(|b| b.from.as_deref().is_some_and(|f| date < f)).unwrap_or(&buckets[0]);
         Ok((!inside).then(|| {
