@@ -354,6 +354,12 @@ pub fn cited_court_fits(cited: &str, held: &Court) -> Option<bool> {
     Some(fits)
 }
 
+/// Whether a printed court can be compared with courts at all (a court of the table, or a known
+/// type word): `cited_court_fits` is then `Some` for every court, whichever it is.
+pub fn cited_court_readable(cited: &str) -> bool {
+    CourtTable::shipped().rows().first().is_some_and(|c| cited_court_fits(cited, c).is_some())
+}
+
 /// The branch an OLDP `court.jurisdiction` names, for courts the table cannot place.
 pub fn branch_of_jurisdiction(j: &str) -> Option<&'static str> {
     let f = fold(j);

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use extract::citations::{CaseKind, LawVocabulary, extract as scan};
-use extract::courts::{Court, CourtTable, cited_court_fits};
+use extract::courts::{Court, CourtTable, cited_court_fits, cited_court_readable};
 use extract::decision_stage::{self, DecisionRecord};
 use petgraph::graph::{DiGraph, NodeIndex};
 use rayon::prelude::*;
@@ -269,9 +269,7 @@ fn bind(
         );
     };
     // The printed court, when it is one we can read (`OVG NRW`, `BVerwG`, `VG`).
-    let cited_court = c.court.as_deref().filter(|raw| {
-        courts_held.iter().chain(CourtTable::shipped().rows()).any(|hc| cited_court_fits(raw, hc).is_some())
-    });
+    let cited_court = c.court.as_deref().filter(|raw| cited_court_readable(raw));
     let mut cands: Vec<usize> = by_fn.get(&key).cloned().unwrap_or_default();
     if cands.is_empty() {
         return match cited_court.and_then(|ct| outside_coverage(ct, c.date.as_deref(), courts_held, sources)) {
