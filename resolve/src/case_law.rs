@@ -14,16 +14,21 @@
 //! the Tenor / Gründe, or the text just before it says `vorgehend`, `Vorinstanz`, `angefochtene`
 //! …), else `cited`.
 //!
+//! Statuses, withheld reasons, roles and kinds are the closed sets of [`model`], written in
+//! their one spelling.
+//!
 //! Output: `work/resolve/citations.jsonl` (one [`DecisionCitations`] per decision, in the order
-//! of `decisions.jsonl`) and `work/resolve/citations.json` ([`CitationSummary`]).
+//! of `decisions.jsonl`; readers join them by decision id, [`read_citations_by_id`]) and
+//! `work/resolve/citations.json` ([`CitationSummary`]).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
-use extract::citations::{CaseKind, LawVocabulary, extract as scan};
+use anyhow::{Context, Result};
+use extract::citations::{CaseKind, LawUnit, LawVocabulary, extract as scan};
 use extract::courts::{Court, CourtTable, cited_court_fits, cited_court_readable};
 use extract::decision_stage::{self, DecisionRecord};
+use model::{CaseCitationStatus, CitationRole, WithheldReason};
 use petgraph::graph::{DiGraph, NodeIndex};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -37,12 +42,15 @@ pub struct LawRef {
     pub book: Option<String>,
     pub section: String,
     pub absatz: Option<String>,
-    pub unit: String,
+    pub unit: LawUnit,
     /// `§ 823 Abs. 1 BGB`; `parents` are the coarser forms (`§ 823 BGB`).
     pub canonical: String,
     pub parents: Vec<String>,
     /// Index of the Normenkette this citation belongs to, if it is part of one.
     pub chain: Option<String>,
+    /// The book is Land law (instrument as written, Land): never bound to a federal law.
+    #[serde(default)]
+    pub state_law: Option<extract::citations::StateLaw>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -50,21 +58,20 @@ pub struct CaseRef {
     pub start: usize,
     pub end: usize,
     pub raw: String,
-    pub kind: String,
+    pub kind: CaseKind,
     pub canonical: String,
     /// The court as the citation prints it, and its canonical name.
     pub court_raw: Option<String>,
     pub court: Option<String>,
     pub date: Option<String>,
     pub file_number: Option<String>,
-    pub status: String,
+    pub status: CaseCitationStatus,
     /// The bound decision (ext id) when `resolved`.
     pub target: Option<String>,
     pub candidates: Vec<String>,
-    /// Why an edge was withheld (`self_reference`, `forward_date`, `court_contradicts`,
-    /// `date_contradicts`), or null.
-    pub withheld: Option<String>,
-    pub role: String,
+    /// Why an edge was withheld, or null.
+    pub withheld: Option<WithheldReason>,
+    pub role: CitationRole,
     pub note: Option<String>,
 }
 
@@ -86,8 +93,8 @@ pub struct CitationSummary {
     pub decisions: usize,
     pub law_citations: usize,
     pub case_citations: usize,
-    pub by_status: BTreeMap<String, usize>,
-    pub withheld: BTreeMap<String, usize>,
+    pub by_status: BTreeMap<CaseCitationStatus, usize>,
+    pub withheld: BTreeMap<WithheldReason, usize>,
     pub resolved_edges: usize,
     pub distinct_edges: usize,
     pub sha256: String,
@@ -109,11 +116,45 @@ pub fn read_summary(data_dir: &Path) -> Result<Option<CitationSummary>> {
     }
 }
 
-/// Streams the citations of the last run, one per decision.
+/// Streams the citations of the last run, one per decision. A line that cannot be read or
+/// parsed (a truncated or garbled file, a status this build does not know) is an error naming
+/// the file and the line, never a silently shorter list.
 pub fn read_citations(data_dir: &Path) -> Result<impl Iterator<Item = Result<DecisionCitations>>> {
     use std::io::BufRead;
-    let f = std::fs::File::open(citations_path(data_dir))?;
-    Ok(std::io::BufReader::new(f).lines().map(|l| Ok(serde_json::from_str(&l?)?)))
+    let p = citations_path(data_dir);
+    let f = std::fs::File::open(&p).with_context(|| format!("cannot open {}", p.display()))?;
+    Ok(std::io::BufReader::new(f).lines().enumerate().map(move |(i, l)| {
+        let line = l.with_context(|| format!("{}: line {} is unreadable", p.display(), i + 1))?;
+        serde_json::from_str(&line).with_context(|| {
+            format!(
+                "{}: line {} is not a decision's citations (truncated or garbled? rerun `resolve`)",
+                p.display(),
+                i + 1
+            )
+        })
+    }))
+}
+
+/// The citations of the last run keyed by decision id, so a reader joins them to decisions by
+/// id, never by line position. `None` when resolve wrote none (there were no decisions). Any
+/// unreadable line or an id given twice is an error naming the file and the line.
+pub fn read_citations_by_id(data_dir: &Path) -> Result<Option<HashMap<String, DecisionCitations>>> {
+    if !citations_path(data_dir).exists() {
+        return Ok(None);
+    }
+    let mut by_id = HashMap::new();
+    for (i, c) in read_citations(data_dir)?.enumerate() {
+        let c = c?;
+        if let Some(first) = by_id.insert(c.id.clone(), c) {
+            anyhow::bail!(
+                "{}: line {} repeats decision {} (one line per decision expected; rerun `resolve`)",
+                citations_path(data_dir).display(),
+                i + 1,
+                first.id
+            );
+        }
+    }
+    Ok(Some(by_id))
 }
 
 /// The form file numbers are compared in: no spaces, `.` as `/`, upper case.
@@ -146,8 +187,8 @@ const PROCEDURAL_CUES: &[&str] = &[
     "Ausgangsverfahren",
 ];
 
-fn role_of(text_before: &str) -> &'static str {
-    if PROCEDURAL_CUES.iter().any(|c| text_before.contains(c)) { "procedural" } else { "cited" }
+fn role_of(text_before: &str) -> CitationRole {
+    if PROCEDURAL_CUES.iter().any(|c| text_before.contains(c)) { CitationRole::Procedural } else { CitationRole::Cited }
 }
 
 /// Why a citation of `court` (dated `date`) lies outside what we ingest, or None when it lies
@@ -249,7 +290,7 @@ fn bind(
     held: &[Held],
     courts_held: &[Court],
     sources: &[&str],
-) -> (String, Option<usize>, Vec<usize>, Option<String>, Option<String>) {
+) -> (CaseCitationStatus, Option<usize>, Vec<usize>, Option<WithheldReason>, Option<String>) {
     let key = match c.kind {
         CaseKind::FileNumber | CaseKind::EuCase | CaseKind::EcthrApplication => {
             c.file_number.as_deref().map(file_number_key)
@@ -261,7 +302,7 @@ fn bind(
         // A reporter citation (`BVerfGE 90, 22`) names no file number: binding it needs a
         // reporter concordance we do not have.
         return (
-            "unresolved_pending".into(),
+            CaseCitationStatus::UnresolvedPending,
             None,
             Vec::new(),
             None,
@@ -273,8 +314,8 @@ fn bind(
     let mut cands: Vec<usize> = by_fn.get(&key).cloned().unwrap_or_default();
     if cands.is_empty() {
         return match cited_court.and_then(|ct| outside_coverage(ct, c.date.as_deref(), courts_held, sources)) {
-            Some(why) => ("unresolved_out_of_coverage".into(), None, Vec::new(), None, Some(why)),
-            None => ("unresolved_no_match".into(), None, Vec::new(), None, None),
+            Some(why) => (CaseCitationStatus::UnresolvedOutOfCoverage, None, Vec::new(), None, Some(why)),
+            None => (CaseCitationStatus::UnresolvedNoMatch, None, Vec::new(), None, None),
         };
     }
     // Narrow by the printed court, then by the printed date.
@@ -282,13 +323,13 @@ fn bind(
     cands = match narrow_by_court(cands, cited_court, court_of) {
         Narrowed::Left(left) => left,
         Narrowed::Contradicted(all) => {
-            return ("unresolved_no_match".into(), None, all, Some("court_contradicts".into()), None);
+            return (CaseCitationStatus::UnresolvedNoMatch, None, all, Some(WithheldReason::CourtContradicts), None);
         }
     };
     let first = held[cands[0]].court.as_ref().map(|c| &c.name);
     if first.is_none() || cands.iter().any(|&i| held[i].court.as_ref().map(|c| &c.name) != first) {
         return (
-            "unresolved_ambiguous".into(),
+            CaseCitationStatus::UnresolvedAmbiguous,
             None,
             cands,
             None,
@@ -298,23 +339,23 @@ fn bind(
     cands = match narrow_by_date(cands, c.date.as_deref(), |&i| held[i].date.clone()) {
         Narrowed::Left(left) => left,
         Narrowed::Contradicted(all) => {
-            return ("unresolved_no_match".into(), None, all, Some("date_contradicts".into()), None);
+            return (CaseCitationStatus::UnresolvedNoMatch, None, all, Some(WithheldReason::DateContradicts), None);
         }
     };
     if cands.len() > 1 {
-        return ("unresolved_ambiguous".into(), None, cands, None, None);
+        return (CaseCitationStatus::UnresolvedAmbiguous, None, cands, None, None);
     }
     let t = cands[0];
     // Withheld: the only candidate is the citing decision itself, or decided after it.
     if held[t].ext_id == me.ext_id {
-        return ("unresolved_no_match".into(), None, cands, Some("self_reference".into()), None);
+        return (CaseCitationStatus::UnresolvedNoMatch, None, cands, Some(WithheldReason::SelfReference), None);
     }
     if let (Some(td), Some(md)) = (&held[t].date, &me.date)
         && td > md
     {
-        return ("unresolved_no_match".into(), None, cands, Some("forward_date".into()), None);
+        return (CaseCitationStatus::UnresolvedNoMatch, None, cands, Some(WithheldReason::ForwardDate), None);
     }
-    ("resolved".into(), Some(t), Vec::new(), None, None)
+    (CaseCitationStatus::Resolved, Some(t), Vec::new(), None, None)
 }
 
 /// Extracts and binds the citations of every decision; writes the outputs.
@@ -379,10 +420,11 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
                     book: l.book.clone(),
                     section: l.section.clone(),
                     absatz: l.absatz.clone(),
-                    unit: format!("{:?}", l.unit).to_lowercase(),
+                    unit: l.unit,
                     canonical: l.canonical.clone(),
                     parents: l.parents.clone(),
                     chain: ex.chains.get(l.chain).filter(|c| c.members.len() > 1).map(|c| c.canonical.clone()),
+                    state_law: l.state_law.clone(),
                 })
                 .collect();
             let from_field = r
@@ -416,7 +458,7 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
                         start: c.start,
                         end: c.end,
                         raw: c.raw.clone(),
-                        kind: format!("{:?}", c.kind).to_lowercase(),
+                        kind: c.kind,
                         canonical: c.canonical.clone(),
                         court_raw: c.court.clone(),
                         court: c
@@ -432,9 +474,9 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
                         candidates: cands.iter().map(|&t| held[t].ext_id.clone()).collect(),
                         withheld,
                         role: if body_start.is_some_and(|b| c.end <= b) {
-                            "procedural".into()
+                            CitationRole::Procedural
                         } else {
-                            role_of(&before).into()
+                            role_of(&before)
                         },
                         note,
                     }
@@ -460,9 +502,9 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
         summary.law_citations += d.laws.len();
         summary.case_citations += d.cases.len();
         for c in &d.cases {
-            *summary.by_status.entry(c.status.clone()).or_default() += 1;
-            if let Some(w) = &c.withheld {
-                *summary.withheld.entry(w.clone()).or_default() += 1;
+            *summary.by_status.entry(c.status).or_default() += 1;
+            if let Some(w) = c.withheld {
+                *summary.withheld.entry(w).or_default() += 1;
                 continue;
             }
             if let Some(t) = c.target.as_deref().and_then(|t| index_of.get(t)) {
@@ -505,6 +547,36 @@ mod tests {
     }
 
     #[test]
+    fn citations_are_read_by_id_and_a_bad_line_is_an_error_naming_file_and_line() {
+        let dir = std::env::temp_dir().join(format!("resolve-citations-{}", std::process::id()));
+        let p = citations_path(&dir);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        let line = |id: &str| {
+            serde_json::to_string(&DecisionCitations {
+                id: id.into(),
+                laws: Vec::new(),
+                norms: Vec::new(),
+                norms_from_norm_field: Vec::new(),
+                cases: Vec::new(),
+                citing_count: 0,
+            })
+            .unwrap()
+        };
+        assert!(read_citations_by_id(&dir.join("nothing-here")).unwrap().is_none(), "no file: nothing written");
+        std::fs::write(&p, format!("{}\n{}\n", line("b"), line("a"))).unwrap();
+        let by_id = read_citations_by_id(&dir).unwrap().unwrap();
+        assert_eq!(by_id.len(), 2);
+        assert_eq!(by_id["a"].id, "a");
+        std::fs::write(&p, format!("{}\n{}\n{}\n", line("a"), line("b"), line("a"))).unwrap();
+        let e = format!("{:#}", read_citations_by_id(&dir).unwrap_err());
+        assert!(e.contains("citations.jsonl: line 3 repeats decision a"), "{e}");
+        std::fs::write(&p, format!("{}\n{{\"id\": \"c\", \"laws\": [", line("a"))).unwrap();
+        let e = format!("{:#}", read_citations_by_id(&dir).unwrap_err());
+        assert!(e.contains("citations.jsonl: line 2 is not a decision's citations"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn binding_narrows_by_court_and_date_and_withholds_what_contradicts() {
         let hs = vec![
             held("a", "Bundesverwaltungsgericht", "2010-01-21"),
@@ -523,13 +595,13 @@ mod tests {
         };
         assert_eq!(
             st("vgl. BVerwG, Beschluss vom 21. Januar 2010 - 20 F 1.10 -"),
-            ("resolved".into(), Some(0), 0, None)
+            (CaseCitationStatus::Resolved, Some(0), 0, None)
         );
-        assert_eq!(st("vgl. Beschluss vom 20 F 1.10"), ("unresolved_ambiguous".into(), None, 2, None));
-        assert_eq!(st("BGH, Urteil vom 08.04.2009 - VIII ZR 231/07"), ("resolved".into(), Some(2), 0, None));
-        assert_eq!(st("BGH, Urteil vom 09.04.2009 - VIII ZR 231/07").3.as_deref(), Some("date_contradicts"));
-        assert_eq!(st("BVerwG, Urteil vom 08.04.2009 - VIII ZR 231/07").3.as_deref(), Some("court_contradicts"));
-        assert_eq!(st("BFH, Urteil vom 08.04.2009 - IX R 1/20").0, "unresolved_out_of_coverage");
+        assert_eq!(st("vgl. Beschluss vom 20 F 1.10"), (CaseCitationStatus::UnresolvedAmbiguous, None, 2, None));
+        assert_eq!(st("BGH, Urteil vom 08.04.2009 - VIII ZR 231/07"), (CaseCitationStatus::Resolved, Some(2), 0, None));
+        assert_eq!(st("BGH, Urteil vom 09.04.2009 - VIII ZR 231/07").3, Some(WithheldReason::DateContradicts));
+        assert_eq!(st("BVerwG, Urteil vom 08.04.2009 - VIII ZR 231/07").3, Some(WithheldReason::CourtContradicts));
+        assert_eq!(st("BFH, Urteil vom 08.04.2009 - IX R 1/20").0, CaseCitationStatus::UnresolvedOutOfCoverage);
         let later = held("early", "Bundesgerichtshof", "2001-01-01");
         let (status, _, _, w, _) = bind(
             &citation("BGH, Urteil vom 08.04.2009 - VIII ZR 231/07"),
@@ -539,8 +611,8 @@ mod tests {
             &courts,
             &["rii", "oldp"],
         );
-        assert_eq!(status, "unresolved_no_match");
-        assert_eq!(w.as_deref(), Some("forward_date"));
+        assert_eq!(status, CaseCitationStatus::UnresolvedNoMatch);
+        assert_eq!(w, Some(WithheldReason::ForwardDate));
         let (_, _, _, w, _) = bind(
             &citation("BGH, Urteil vom 08.04.2009 - VIII ZR 231/07"),
             &hs[2],
@@ -549,6 +621,6 @@ mod tests {
             &courts,
             &["rii", "oldp"],
         );
-        assert_eq!(w.as_deref(), Some("self_reference"));
+        assert_eq!(w, Some(WithheldReason::SelfReference));
     }
 }

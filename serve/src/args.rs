@@ -2,6 +2,7 @@
 //! REST query strings arrive as strings, so integers and booleans also accept their decimal
 //! and `true`/`false` spellings; anything else is refused, never guessed.
 
+use model::ClosedSet;
 use serde_json::{Map, Value};
 
 use crate::answer::ToolError;
@@ -15,6 +16,16 @@ fn type_error(name: &str, want: &str, got: &Value) -> ToolError {
         format!("argument `{name}` must be {want}, got {}", short(got)),
         format!("Send `{name}` as {want}."),
     )
+}
+
+fn unknown_value<T: ClosedSet>(name: &str, got: &str) -> ToolError {
+    let known = T::spellings().join(", ");
+    ToolError::invalid(
+        format!("argument `{name}` = {} is not one of: {known}", short(&Value::String(got.to_string()))),
+        format!("Send `{name}` as one of: {known}."),
+    )
+    .with("argument", name)
+    .with("allowed", T::spellings())
 }
 
 fn short(v: &Value) -> String {
@@ -96,6 +107,40 @@ impl<'a> Args<'a> {
             },
             Some(v) => Err(type_error(name, "a boolean", v)),
         }
+    }
+
+    /// A value of the closed set `T` (case and surrounding blanks folded; every spelling is
+    /// lower-case snake_case), or `None` when absent or blank. Anything else is refused with
+    /// the values the set has, the same list the input schema declares.
+    pub fn closed<T: ClosedSet>(&self, name: &str) -> Result<Option<T>, ToolError> {
+        let Some(raw) = self.str_opt(name, 100)? else { return Ok(None) };
+        let folded = raw.trim().to_lowercase();
+        if folded.is_empty() {
+            return Ok(None);
+        }
+        match T::all().iter().find(|v| v.as_str() == folded) {
+            Some(v) => Ok(Some(*v)),
+            None => Err(unknown_value::<T>(name, &raw)),
+        }
+    }
+
+    /// A required value of the closed set `T`.
+    pub fn closed_req<T: ClosedSet>(&self, name: &str) -> Result<T, ToolError> {
+        self.closed(name)?
+            .ok_or_else(|| ToolError::invalid(format!("argument `{name}` is required"), format!("Send `{name}`.")))
+    }
+
+    /// A list of values of the closed set `T` (an array, or one comma-separated string).
+    pub fn closed_list<T: ClosedSet>(&self, name: &str) -> Result<Option<Vec<T>>, ToolError> {
+        let Some(items) = self.str_list(name)? else { return Ok(None) };
+        items
+            .iter()
+            .map(|raw| {
+                let folded = raw.trim().to_lowercase();
+                T::all().iter().find(|v| v.as_str() == folded).copied().ok_or_else(|| unknown_value::<T>(name, raw))
+            })
+            .collect::<Result<Vec<T>, ToolError>>()
+            .map(Some)
     }
 
     /// A list of strings; a REST caller may send one comma-separated string.

@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use extract::courts::fold;
 use index::Generation;
+use model::{CaseCitationStatus, CitationRole, WithheldReason};
 use rusqlite::params;
 use serde_json::{Map, Value, json};
 
@@ -36,7 +37,7 @@ const EXCERPT_FLOOR: usize = 300;
 const RESOLVED_TARGET_CAP: usize = 50;
 const UNRESOLVED_ROW_CAP: usize = 50;
 /// Withheld citations that are not edges at all (impossible on their face): counted, not served.
-const NOT_SERVED: &[&str] = &["self_reference", "self_reference_ocr_variant", "forward_date"];
+const NOT_SERVED: &[WithheldReason] = &[WithheldReason::SelfReference, WithheldReason::ForwardDate];
 
 const SHED_ORDER: [&str; 3] = ["text_shortened", "edges_capped", "decisions_dropped"];
 const BUDGET_BASIS: &str = "characters of the serialised decisions and citation_edges arrays (texts, metadata, edge rows); the envelope, edge_accounting and truncation are not counted";
@@ -100,6 +101,7 @@ pub fn assemble_datapackage(g: &Generation, a: &Args<'_>) -> Result<Map<String, 
     let mut unresolved: Vec<Value> = Vec::new();
     let mut first_code = None;
     for id in &ids {
+        crate::deadline::check()?;
         match resolve_decision(g, id, None, None) {
             Ok(d) => resolved.push(d),
             Err(e) => {
@@ -290,13 +292,13 @@ fn load_edges(g: &Generation, seed: &mut Seed) -> Result<(), ToolError> {
     let mut order: Vec<String> = Vec::new();
     let mut acc: HashMap<String, EdgeAcc> = HashMap::new();
     for (status, withheld, canonical, role, note, candidates, target) in rows {
-        if let Some(w) = withheld.as_deref().filter(|w| NOT_SERVED.contains(w)) {
-            *seed.withheld_not_served.entry(w.to_string()).or_default() += 1;
+        if let Some(w) = withheld.as_deref().and_then(WithheldReason::parse).filter(|w| NOT_SERVED.contains(w)) {
+            *seed.withheld_not_served.entry(w.as_str().to_string()).or_default() += 1;
             continue;
         }
         seed.occurrences += 1;
-        let status = status.unwrap_or_else(|| "unresolved_pending".into());
-        let bound = status == "resolved" && withheld.is_none() && target.is_some();
+        let status = status.unwrap_or_else(|| CaseCitationStatus::UnresolvedPending.as_str().into());
+        let bound = status == CaseCitationStatus::Resolved.as_str() && withheld.is_none() && target.is_some();
         let key = if bound {
             format!("t:{}", target.unwrap_or(0))
         } else {
@@ -339,7 +341,8 @@ fn load_edges(g: &Generation, seed: &mut Seed) -> Result<(), ToolError> {
     }
     // Best first, so a cap keeps what matters: corpus decisions, then the instance chain,
     // then what the text cites most; ties in reading order (the sort is stable).
-    edges.sort_by_key(|e| (e.target.is_none(), !e.roles.contains("procedural"), std::cmp::Reverse(e.occurrences)));
+    let procedural = CitationRole::Procedural.as_str();
+    edges.sort_by_key(|e| (e.target.is_none(), !e.roles.contains(procedural), std::cmp::Reverse(e.occurrences)));
     let (mut n_res, mut n_unres) = (0, 0);
     for e in edges {
         let keep = if e.target.is_some() { &mut n_res } else { &mut n_unres };
@@ -354,7 +357,11 @@ fn load_edges(g: &Generation, seed: &mut Seed) -> Result<(), ToolError> {
 }
 
 fn edge_json(g: &Generation, from: &Decision, e: EdgeAcc) -> Result<Value, ToolError> {
-    let role = if e.roles.contains("procedural") { "procedural" } else { "cited" };
+    let role = if e.roles.contains(CitationRole::Procedural.as_str()) {
+        CitationRole::Procedural
+    } else {
+        CitationRole::Cited
+    };
     let mut v = json!({
         "from_id": from.ext_id,
         "in_corpus": e.target.is_some(),
@@ -384,7 +391,7 @@ fn edge_json(g: &Generation, from: &Decision, e: EdgeAcc) -> Result<Value, ToolE
             if !e.notes.is_empty() {
                 v["unresolved_note"] = json!(e.notes.iter().cloned().collect::<Vec<_>>().join("; "));
             }
-            if e.status == "unresolved_ambiguous" {
+            if e.status == CaseCitationStatus::UnresolvedAmbiguous.as_str() {
                 let mut cands = Vec::new();
                 for c in e.candidates.iter().take(5) {
                     if let Ok(d) = resolve_decision(g, c, None, None) {

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use index::Generation;
+use model::{Branch, CitingSort, ClosedSet, DecisionSort, FacetField, GraphDirection, LawPart};
 use serde_json::{Map, Value, json};
 
 use crate::answer::{ErrorCode, GenerationRef, ToolError, with_envelope};
@@ -45,6 +46,16 @@ impl Tool {
     }
 }
 
+/// A string argument taking one value of the closed set `T`: the schema's `enum` is the set's
+/// spellings, so it cannot list a value the code does not accept (or miss one it does).
+fn closed_prop<T: ClosedSet>(description: &str, default: Option<T>) -> Value {
+    let mut v = json!({"type": "string", "enum": T::spellings(), "description": description});
+    if let Some(d) = default {
+        v["default"] = json!(d.as_str());
+    }
+    v
+}
+
 fn int_prop(description: &str, minimum: i64, maximum: Option<i64>, default: i64) -> Value {
     let mut v = json!({"type": "integer", "description": description, "minimum": minimum, "default": default});
     if let Some(m) = maximum {
@@ -70,7 +81,7 @@ fn schema_get_law_section() -> Value {
         "type": "object",
         "properties": {
             "book": {"type": "string", "description": "Law abbreviation (BGB, GG, AO, SGB V, …), slug or title."},
-            "section": {"type": "string", "description": "Section designation: \"823\", \"§ 823\", \"§823\", \"Art. 20\", \"Art 20\", \"Artikel 20\", \"Anlage 1\", or a `section` key from get_law's table of contents. Exact only."},
+            "section": {"type": "string", "description": "Section designation: \"823\", \"§ 823\", \"§823\", \"Art. 20\", \"Art 20\", \"Artikel 20\", \"Art. 229 § 5\" (a § inside an article, EGBGB/EGInsO/EGAO), \"Anlage 1\", or a `section` key from get_law's table of contents. Exact only."},
             "offset": int_prop("Snippet mode: start, in Unicode code points of the plain text.", 0, None, 0),
             "length": int_prop("Snippet mode: code points to return; 0 = to the end.", 0, None, 0),
         },
@@ -83,7 +94,7 @@ fn schema_get_law() -> Value {
         "type": "object",
         "properties": {
             "book": {"type": "string", "description": "Law abbreviation (BGB, GG, AO, SGB V, …), slug or title."},
-            "include": {"type": "array", "items": {"type": "string", "enum": ["meta", "toc", "text"]}, "description": "Parts to return; default [\"meta\", \"toc\"]."},
+            "include": {"type": "array", "items": {"type": "string", "enum": LawPart::SPELLINGS}, "description": "Parts to return; default [\"meta\", \"toc\"]."},
             "offset": int_prop("Text part: start in code points of the whole law's plain text; pass next_offset to continue.", 0, None, 0),
             "length": int_prop("Text part: code points per page.", 1, Some(100_000), 20_000),
             "toc_offset": int_prop("Table of contents: first entry.", 0, None, 0),
@@ -108,7 +119,7 @@ fn schema_list_law_books() -> Value {
 fn decision_filter_props() -> Map<String, Value> {
     let v = json!({
         "court": {"type": "string", "description": "Court as usually named (\"BVerwG\", \"Bundesverwaltungsgericht\", \"VGH München\", \"Bayerischer Verwaltungsgerichtshof\"); matches all its chambers."},
-        "branch": {"type": "string", "enum": ["ordentlich", "verwaltung", "sozial", "arbeit", "finanz", "verfassung", "patent", "unbekannt"], "description": "Branch of jurisdiction."},
+        "branch": closed_prop::<Branch>("Branch of jurisdiction.", None),
         "document_type": {"type": "string", "description": "Urteil, Beschluss, Gerichtsbescheid, … (list_facets field=document_type lists them)."},
         "date_from": {"type": "string", "description": "Earliest decision date, YYYY-MM-DD or YYYY."},
         "date_to": {"type": "string", "description": "Latest decision date, YYYY-MM-DD or YYYY."},
@@ -128,7 +139,7 @@ fn schema_search_decisions() -> Value {
         decision_filter_props(),
         json!({
             "query": {"type": "string", "minLength": 1, "maxLength": 500, "description": "German words, or one identifier: an Aktenzeichen (\"7 C 2.11\") or an ECLI, which is looked up exactly (mode says so)."},
-            "sort": {"type": "string", "enum": ["relevance", "date", "most_cited"], "default": "relevance", "description": "relevance; date (newest first, undated last); most_cited (citing_cases_count)."},
+            "sort": closed_prop("relevance; date (newest first, undated last); most_cited (citing_cases_count).", Some(DecisionSort::Relevance)),
             "cited_norm": {"type": "string", "description": "Only decisions citing this norm (\"§ 823 BGB\" also matches \"§ 823 Abs. 1 BGB\"; spellings and renamed laws of one law are one filter)."},
             "cited_case_id": {"type": "string", "description": "Only decisions citing this decision (id, Aktenzeichen or ECLI)."},
             "page": int_prop("Page (1-10).", 1, Some(10), 1),
@@ -172,7 +183,7 @@ fn schema_list_courts() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "branch": {"type": "string", "enum": ["ordentlich", "verwaltung", "sozial", "arbeit", "finanz", "verfassung", "patent", "unbekannt"], "description": "Branch of jurisdiction."},
+            "branch": closed_prop::<Branch>("Branch of jurisdiction.", None),
             "land": {"type": "string", "description": "Land as ISO 3166-2 (DE-BY) or its letters (BY)."},
             "level": int_prop("0 European, 1 federal, 2 higher Land court, 3 Land court, 4 local court; -1 any.", -1, Some(4), -1),
             "include_empty": {"type": "boolean", "default": false, "description": "Also list courts of the reference table with no decision held."},
@@ -194,7 +205,7 @@ fn schema_list_facets() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "field": {"type": "string", "enum": ["court_name", "court_branch", "document_type", "cited_norms"], "description": "Facet to count."},
+            "field": closed_prop::<FacetField>("Facet to count.", None),
             "norm": {"type": "string", "description": "With field=cited_norms: the family of this norm (\"§ 823 BGB\": § 823 Abs. 1 BGB, § 823 Abs. 2 BGB, …)."},
             "prefix": {"type": "string", "description": "Only values starting with this (case and umlauts folded)."},
             "limit": int_prop("Values to return.", 1, Some(1000), 50),
@@ -251,7 +262,7 @@ fn schema_get_citing_cases() -> Value {
 
 fn schema_get_citation_graph() -> Value {
     schema_decision_id(json!({
-        "direction": {"type": "string", "enum": ["outgoing", "incoming", "both"], "default": "both", "description": "Cited by it, citing it, or both."},
+        "direction": closed_prop("Cited by it, citing it, or both.", Some(GraphDirection::Both)),
         "depth": int_prop("1 or 2 hops.", 1, Some(2), 1),
         "max_nodes": int_prop("Node cap (capped says when it was reached).", 1, Some(500), 50),
     }))
@@ -263,7 +274,7 @@ fn schema_get_cases_for_law() -> Value {
         "properties": {
             "book": {"type": "string", "description": "Law abbreviation (BGB, VwGO, IFG, GG)."},
             "section": {"type": "string", "description": "\"823\", \"§ 823\", \"§ 823 Abs. 1\", \"Art. 20\"."},
-            "sort": {"type": "string", "enum": ["date", "most_cited"], "default": "date", "description": "date (newest first) or most_cited."},
+            "sort": closed_prop("date (newest first) or most_cited.", Some(CitingSort::Date)),
             "limit": int_prop("Rows to return.", 1, Some(200), 20),
             "offset": int_prop("Rows to skip (paging).", 0, None, 0),
         },
@@ -274,7 +285,7 @@ fn schema_get_cases_for_law() -> Value {
 fn schema_corpus_coverage() -> Value {
     json!({
         "type": "object",
-        "properties": {"branch": {"type": "string", "enum": ["ordentlich", "verwaltung", "sozial", "arbeit", "finanz", "verfassung", "patent", "unbekannt"], "description": "Only courts of this branch in held_by_court."}},
+        "properties": {"branch": closed_prop::<Branch>("Only courts of this branch in held_by_court.", None)},
     })
 }
 
@@ -337,7 +348,7 @@ pub static TOOLS: &[Tool] = &[
     Tool {
         name: "get_law_section",
         title: "Read one section of a law",
-        description: "The complete plain text of one § / Artikel / Anlage by book and section (\"BGB\" + \"823\"; \"GG\" + \"Art. 20\"). Exact sections only (never § 1823 for 823); a miss returns a hint showing how the book labels its sections. Never truncated: offset/length return a snippet with total_length, has_more and next_offset instead.",
+        description: "The complete plain text of one § / Artikel / Anlage by book and section (\"BGB\" + \"823\"; \"GG\" + \"Art. 20\"; \"EGBGB\" + \"Art. 229 § 5\"). Exact sections only (never § 1823 for 823); a miss returns a hint showing how the book labels its sections. Never truncated: offset/length return a snippet with total_length, has_more and next_offset instead.",
         schema: schema_get_law_section,
         run: laws::get_law_section,
     },
@@ -393,7 +404,7 @@ pub static TOOLS: &[Tool] = &[
     Tool {
         name: "list_facets",
         title: "Count decisions by facet",
-        description: "Value counts of court_name, court_branch or document_type, optionally by prefix; says when the list is truncated and how many decisions lack the field.",
+        description: "Value counts of court_name, court_branch, document_type or year (the same counts as get_case_statistics and corpus_coverage), or of cited_norms, optionally by prefix; says when the list is truncated and how many decisions lack the field.",
         schema: schema_list_facets,
         run: decisions::list_facets,
     },
@@ -442,7 +453,7 @@ pub static TOOLS: &[Tool] = &[
     Tool {
         name: "corpus_coverage",
         title: "What is covered and what is held",
-        description: "The coverage map (buckets of what is ingested, with date ranges, sources and whether exhaustive) and the measured holdings of this generation by branch and by court (count, earliest, latest).",
+        description: "The coverage map (buckets of what is ingested, with date ranges and sources) with, per decision bucket, the claimed and the measured exhaustiveness (toc items in the window, held, missing), and the holdings of this generation by court, branch, document type and year (the same counts as get_case_statistics, list_courts and list_facets).",
         schema: schema_corpus_coverage,
         run: citations::corpus_coverage,
     },
@@ -514,5 +525,90 @@ pub fn call(tool: &Tool, generation: Option<Arc<Generation>>, arguments: &Map<St
     match (tool.run)(&g, &args) {
         Ok(payload) => Answer { body: with_envelope(payload, Some(&gref), &ignored), error: None },
         Err(e) => Answer { body: with_envelope(e.payload(), Some(&gref), &ignored), error: Some(e.code) },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every argument that takes a closed set: (tool, JSON pointer into its input schema, the
+    /// set's spellings). A new `enum` in a schema must be added here, with its set.
+    fn enumerated_arguments() -> Vec<(&'static str, &'static str, &'static [&'static str])> {
+        let mut v: Vec<(&'static str, &'static str, &'static [&'static str])> = vec![
+            ("get_law", "/properties/include/items", LawPart::SPELLINGS),
+            ("search_decisions", "/properties/sort", DecisionSort::SPELLINGS),
+            ("list_courts", "/properties/branch", Branch::SPELLINGS),
+            ("list_facets", "/properties/field", FacetField::SPELLINGS),
+            ("get_citation_graph", "/properties/direction", GraphDirection::SPELLINGS),
+            ("get_cases_for_law", "/properties/sort", CitingSort::SPELLINGS),
+            ("corpus_coverage", "/properties/branch", Branch::SPELLINGS),
+        ];
+        for tool in ["search_decisions", "filter_cases", "cross_type_search", "get_case_statistics"] {
+            v.push((tool, "/properties/branch", Branch::SPELLINGS));
+        }
+        v
+    }
+
+    /// JSON pointers of every `enum` list in `v`.
+    fn enum_pointers(v: &Value, at: String, out: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    if k == "enum" {
+                        out.push(at.clone());
+                    } else {
+                        enum_pointers(x, format!("{at}/{k}"), out);
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for (i, x) in items.iter().enumerate() {
+                    enum_pointers(x, format!("{at}/{i}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn every_enum_list_of_every_input_schema_is_exactly_its_closed_set() {
+        let expected = enumerated_arguments();
+        let mut found = Vec::new();
+        for tool in TOOLS {
+            let schema = (tool.schema)();
+            let mut pointers = Vec::new();
+            enum_pointers(&schema, String::new(), &mut pointers);
+            for p in pointers {
+                let prop = schema.pointer(&p).unwrap();
+                let listed: Vec<&str> = prop["enum"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+                let Some((_, _, set)) = expected.iter().find(|(t, at, _)| *t == tool.name && *at == p) else {
+                    panic!("{}{p}: an enum list that is not a declared closed set: {listed:?}", tool.name)
+                };
+                assert_eq!(&listed, set, "{}{p}: the schema lists other values than the closed set", tool.name);
+                if let Some(d) = prop.get("default") {
+                    assert!(set.contains(&d.as_str().unwrap()), "{}{p}: default {d} is not in the set", tool.name);
+                }
+                found.push((tool.name, p));
+            }
+        }
+        for (tool, p, _) in &expected {
+            assert!(found.contains(&(*tool, p.to_string())), "{tool}{p}: expected an enum list from its closed set");
+        }
+    }
+
+    #[test]
+    fn enumerated_arguments_accept_every_listed_value_and_refuse_others() {
+        for value in DecisionSort::SPELLINGS {
+            let m = json!({"sort": value.to_uppercase()}).as_object().cloned().unwrap();
+            assert_eq!(Args::new(&m).closed::<DecisionSort>("sort").unwrap().map(|s| s.as_str()), Some(*value));
+        }
+        let m = json!({"sort": "newest", "include": ["meta", "toc", "html"]}).as_object().cloned().unwrap();
+        let e = Args::new(&m).closed::<DecisionSort>("sort").expect_err("refused");
+        let p = e.payload();
+        assert_eq!(p["allowed"], json!(DecisionSort::SPELLINGS), "{p:?}");
+        assert!(Args::new(&m).closed_list::<LawPart>("include").is_err());
+        let m = json!({"include": "meta, text"}).as_object().cloned().unwrap();
+        assert_eq!(Args::new(&m).closed_list::<LawPart>("include").unwrap(), Some(vec![LawPart::Meta, LawPart::Text]));
     }
 }

@@ -1,0 +1,85 @@
+//! How the server's tools sort, match and select: the values their arguments accept (the
+//! input schemas' `enum` lists are generated from these) and the modes their answers report.
+
+crate::closed_set! {
+    /// `search_decisions` `sort`.
+    pub enum DecisionSort {
+        Relevance => "relevance",
+        /// Newest first, undated last.
+        Date => "date",
+        /// By citing_cases_count.
+        MostCited => "most_cited",
+    }
+}
+
+crate::closed_set! {
+    /// `get_cases_for_law` `sort`.
+    pub enum CitingSort {
+        /// Newest first.
+        Date => "date",
+        MostCited => "most_cited",
+    }
+}
+
+crate::closed_set! {
+    /// `get_citation_graph` `direction`.
+    pub enum GraphDirection {
+        /// What the decision cites.
+        Outgoing => "outgoing",
+        /// What cites the decision.
+        Incoming => "incoming",
+        Both => "both",
+    }
+}
+
+crate::closed_set! {
+    /// `list_facets` `field`.
+    pub enum FacetField {
+        CourtName => "court_name",
+        CourtBranch => "court_branch",
+        DocumentType => "document_type",
+        /// The decision year (H4: one count per fact, issue 14 item 6).
+        Year => "year",
+        CitedNorms => "cited_norms",
+    }
+}
+
+crate::closed_set! {
+    /// `get_law` `include`: the parts of a law to return.
+    pub enum LawPart {
+        Meta => "meta",
+        Toc => "toc",
+        Text => "text",
+    }
+}
+
+crate::closed_set! {
+    /// How the words of a keyword query were combined (`match_mode` in search answers).
+    pub enum MatchMode {
+        /// `search_laws`: every word occurs in the section.
+        AllTerms => "all_terms",
+        /// `search_decisions`: every word occurs in one passage.
+        AllTermsInOnePassage => "all_terms_in_one_passage",
+        /// A § / Art. citation throughout: its words in order, at most 8 positions apart.
+        CitationWordsInOrder => "citation_words_in_order_within_8_positions",
+        /// Nothing held every word, so any word counts (the answer says so).
+        AnyTerm => "any_term",
+    }
+}
+
+crate::closed_set! {
+    /// Which retrieval answered a search (`mode` in search answers).
+    pub enum SearchMode {
+        Keyword => "keyword",
+        /// The query is a citation throughout and was matched exactly.
+        ExactCitation => "exact_citation",
+        /// `search_laws`: the cited section first, then keyword hits.
+        ExactCitationThenKeyword => "exact_citation_then_keyword",
+        /// The query is one ECLI, looked up exactly.
+        ExactEcli => "exact_ecli",
+        /// The query is one Aktenzeichen, looked up exactly.
+        ExactFileNumber => "exact_file_number",
+        /// `get_case_statistics` without a query: the filters alone select.
+        FiltersOnly => "filters_only",
+    }
+}
