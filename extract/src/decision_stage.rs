@@ -245,11 +245,17 @@ fn read_dump_lines(document: &str, bytes: &[u8], out: &mut Vec<RawRecord>, faile
         if gz { Box::new(flate2::read::MultiGzDecoder::new(bytes)) } else { Box::new(bytes) };
     let mut reader = std::io::BufReader::new(reader);
     let mut line_no = 0usize;
+    let cap = crate::bounded_read::max_decompressed_bytes();
     loop {
         let mut line = Vec::new();
-        match reader.read_until(b'\n', &mut line) {
-            Ok(0) => break,
-            Ok(_) => {
+        match crate::bounded_read::read_line_capped(&mut reader, cap, &mut line) {
+            Ok(crate::bounded_read::CappedLine::End) => break,
+            Ok(crate::bounded_read::CappedLine::TooLarge { bytes }) => {
+                line_no += 1;
+                let reason = crate::bounded_read::line_too_large_reason(bytes, cap);
+                failed.push(fail(ingest::oldp::SOURCE, &format!("{document}#{line_no}"), reason));
+            }
+            Ok(crate::bounded_read::CappedLine::Line) => {
                 line_no += 1;
                 if line.iter().all(u8::is_ascii_whitespace) {
                     continue;
@@ -297,7 +303,11 @@ fn normalise(raw: &RawRecord) -> Normalised {
     let caught = std::panic::catch_unwind(|| -> Normalised {
         match raw.source {
             "rii" => {
-                let (_, xml) = crate::gii_xml::xml_from_zip(&raw.bytes).map_err(|e| format!("zip: {e}"))?;
+                let (_, xml) = crate::gii_xml::xml_from_zip(&raw.bytes).map_err(|e| match e {
+                    // Its reason starts with the problem's spelling already.
+                    crate::gii_xml::LawXmlError::Capped(c) => c.to_string(),
+                    other => format!("zip: {other}"),
+                })?;
                 let doc = parse_rii_xml(&xml).map_err(|e| format!("{}: {e}", e.reason()))?;
                 Ok((raw.key.clone(), doc))
             }
@@ -324,11 +334,11 @@ fn to_record(raw: &RawRecord, record_id: String, doc: DecisionDoc, table: &Court
     let court_name = doc.meta.court_name_raw.clone().or_else(|| raw.toc_court.clone());
     let mut court = court_name.as_deref().and_then(|n| table.canonical(n));
     if let Some(c) = &mut court
-        && c.branch == "unbekannt"
+        && c.branch == crate::courts::Branch::Unbekannt
         && c.level != Some(0)
         && let Some(b) = doc.meta.court_jurisdiction_raw.as_deref().and_then(branch_of_jurisdiction)
     {
-        c.branch = b.into();
+        c.branch = b;
     }
     let id = match raw.source {
         "rii" => format!("rii-{record_id}"),

@@ -25,6 +25,9 @@ pub struct DocumentRow {
     pub last_modified: Option<String>,
     /// Source-side modification stamp (e.g. rii toc `<modified>`), when the source has one.
     pub source_modified: Option<String>,
+    /// Where the bytes came from after redirects on the source's host (None: not recorded,
+    /// a copy stored before final URLs were kept).
+    pub final_url: Option<String>,
 }
 
 /// What happened to one fetch, after retries.
@@ -38,8 +41,11 @@ pub enum FetchStatus {
     NotModified,
     /// A 4xx/5xx status after retries.
     HttpError,
-    /// Timeout, connection refused, body read error, after retries.
+    /// Timeout, stall, connection refused, body read error, deadline, after retries.
     NetworkError,
+    /// An answer not taken (body over the cap, redirect off the source's host, redirect loop);
+    /// the reason starts with its `model::SourceProblem` spelling.
+    Refused,
 }
 
 impl FetchStatus {
@@ -50,10 +56,11 @@ impl FetchStatus {
             FetchStatus::NotModified => "not_modified",
             FetchStatus::HttpError => "http_error",
             FetchStatus::NetworkError => "network_error",
+            FetchStatus::Refused => "refused",
         }
     }
     pub fn is_failure(self) -> bool {
-        matches!(self, FetchStatus::HttpError | FetchStatus::NetworkError)
+        matches!(self, FetchStatus::HttpError | FetchStatus::NetworkError | FetchStatus::Refused)
     }
 }
 
@@ -71,6 +78,23 @@ pub struct FetchRow<'a> {
     pub reason: Option<&'a str>,
     /// True when the request carried If-None-Match / If-Modified-Since.
     pub conditional: bool,
+    /// The URL that answered, after redirects on the source's host (None: no answer).
+    pub final_url: Option<&'a str>,
+}
+
+/// One row of `norm_accounts`: what became of the `<norm>`s of one law (counts as the extract
+/// stage computed them; `dropped_by_reason` is a JSON object keyed by the drop reasons' spellings).
+#[derive(Debug, Clone)]
+pub struct NormAccountRow {
+    pub key: String,
+    pub sha256: String,
+    pub norms: i64,
+    pub section_rows: i64,
+    pub law_header: i64,
+    pub headings: i64,
+    pub dropped: i64,
+    pub dropped_by_reason: String,
+    pub text_bearing: i64,
 }
 
 /// One entry of a source's table of contents.
@@ -150,6 +174,23 @@ CREATE TABLE IF NOT EXISTS problems (
     reason TEXT NOT NULL,
     at TEXT NOT NULL
 );
+-- One row per law of the last extract run: what became of every <norm> of its XML.
+-- norms = section_rows + law_header + headings + dropped (dropped_by_reason: JSON {reason: count}).
+CREATE TABLE IF NOT EXISTS norm_accounts (
+    source TEXT NOT NULL,
+    key TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    run_id INTEGER,
+    norms INTEGER NOT NULL,
+    section_rows INTEGER NOT NULL,
+    law_header INTEGER NOT NULL,
+    headings INTEGER NOT NULL,
+    dropped INTEGER NOT NULL,
+    dropped_by_reason TEXT NOT NULL,
+    text_bearing INTEGER NOT NULL,
+    recorded_at TEXT NOT NULL,
+    PRIMARY KEY (source, key)
+);
 "#;
 
 pub fn now_utc() -> String {
@@ -167,10 +208,20 @@ impl Catalog {
         let conn = Connection::open(&path).with_context(|| format!("cannot open catalog {}", path.display()))?;
         conn.busy_timeout(std::time::Duration::from_secs(30))?;
         conn.execute_batch(SCHEMA).context("cannot create catalog schema")?;
+        add_final_url_columns(&conn).context("cannot add final_url to the catalog")?;
         Ok(Catalog { conn })
     }
 
+    /// Opens a run row. A row of the same stage and source still open is closed first (exit
+    /// code 1): its process ended without recording an outcome (killed, or the machine went
+    /// down), and no run row stays unfinished.
     pub fn start_run(&self, stage: &str, source: Option<&str>) -> Result<i64> {
+        self.conn.execute(
+            "UPDATE runs SET finished_at = ?3, exit_code = 1,
+                    summary = 'abandoned: the process ended before it recorded an outcome'
+             WHERE stage = ?1 AND source IS ?2 AND finished_at IS NULL",
+            params![stage, source, now_utc()],
+        )?;
         self.conn.execute(
             "INSERT INTO runs (stage, source, started_at) VALUES (?1, ?2, ?3)",
             params![stage, source, now_utc()],
@@ -188,8 +239,8 @@ impl Catalog {
 
     pub fn record_fetch(&self, f: &FetchRow<'_>) -> Result<()> {
         self.conn.execute(
-            "INSERT INTO fetches (run_id, source, key, url, status, http_status, sha256, bytes, reason, conditional, fetched_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            "INSERT INTO fetches (run_id, source, key, url, status, http_status, sha256, bytes, reason, conditional, fetched_at, final_url)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
             params![
                 f.run_id,
                 f.source,
@@ -201,7 +252,8 @@ impl Catalog {
                 f.bytes,
                 f.reason,
                 f.conditional,
-                now_utc()
+                now_utc(),
+                f.final_url
             ],
         )?;
         Ok(())
@@ -212,7 +264,7 @@ impl Catalog {
         Ok(self
             .conn
             .query_row(
-                "SELECT source, key, url, sha256, raw_path, bytes, etag, last_modified, source_modified
+                "SELECT source, key, url, sha256, raw_path, bytes, etag, last_modified, source_modified, final_url
                  FROM documents WHERE source = ?1 AND key = ?2",
                 params![source, key],
                 row_to_document,
@@ -225,12 +277,12 @@ impl Catalog {
         let now = now_utc();
         self.conn.execute(
             "INSERT INTO documents (source, key, url, sha256, raw_path, bytes, etag, last_modified, source_modified,
-                                    first_seen, last_changed, last_checked, last_status, last_reason)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?10, 'ok', NULL)
+                                    first_seen, last_changed, last_checked, last_status, last_reason, final_url)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?10, 'ok', NULL, ?12)
              ON CONFLICT (source, key) DO UPDATE SET
                 url = excluded.url, sha256 = excluded.sha256, raw_path = excluded.raw_path,
                 bytes = excluded.bytes, etag = excluded.etag, last_modified = excluded.last_modified,
-                source_modified = excluded.source_modified,
+                source_modified = excluded.source_modified, final_url = excluded.final_url,
                 last_changed = CASE WHEN ?11 THEN excluded.last_changed ELSE documents.last_changed END,
                 last_checked = excluded.last_checked, last_status = 'ok', last_reason = NULL",
             params![
@@ -244,7 +296,8 @@ impl Catalog {
                 d.last_modified,
                 d.source_modified,
                 now,
-                changed
+                changed,
+                d.final_url
             ],
         )?;
         Ok(())
@@ -285,6 +338,39 @@ impl Catalog {
         Ok(())
     }
 
+    /// Replaces the norm accounts of `source` with those of this run (one transaction; laws
+    /// no longer in the toc lose their row).
+    pub fn replace_norm_accounts(&mut self, run_id: i64, source: &str, accounts: &[NormAccountRow]) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        tx.execute("DELETE FROM norm_accounts WHERE source = ?1", params![source])?;
+        {
+            let mut stmt = tx.prepare(
+                "INSERT INTO norm_accounts (source, key, sha256, run_id, norms, section_rows, law_header, headings,
+                                            dropped, dropped_by_reason, text_bearing, recorded_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            )?;
+            let now = now_utc();
+            for a in accounts {
+                stmt.execute(params![
+                    source,
+                    a.key,
+                    a.sha256,
+                    run_id,
+                    a.norms,
+                    a.section_rows,
+                    a.law_header,
+                    a.headings,
+                    a.dropped,
+                    a.dropped_by_reason,
+                    a.text_bearing,
+                    now
+                ])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
     /// Replaces the stored table of contents of `source`.
     pub fn replace_toc(&mut self, source: &str, items: &[TocItem]) -> Result<()> {
         let tx = self.conn.transaction()?;
@@ -313,7 +399,7 @@ impl Catalog {
     /// All good copies of one source, keyed by document key.
     pub fn documents(&self, source: &str) -> Result<Vec<DocumentRow>> {
         let mut stmt = self.conn.prepare(
-            "SELECT source, key, url, sha256, raw_path, bytes, etag, last_modified, source_modified
+            "SELECT source, key, url, sha256, raw_path, bytes, etag, last_modified, source_modified, final_url
              FROM documents WHERE source = ?1",
         )?;
         let rows = stmt.query_map(params![source], row_to_document)?;
@@ -335,7 +421,7 @@ impl Catalog {
             .conn
             .query_row(
                 "SELECT reason FROM fetches WHERE source = ?1 AND key = ?2
-                   AND status IN ('http_error', 'network_error') ORDER BY id DESC LIMIT 1",
+                   AND status IN ('http_error', 'network_error', 'refused') ORDER BY id DESC LIMIT 1",
                 params![source, key],
                 |r| r.get(0),
             )
@@ -345,6 +431,19 @@ impl Catalog {
     pub fn connection(&self) -> &Connection {
         &self.conn
     }
+}
+
+/// `final_url` on `fetches` and `documents` (where the bytes came from after redirects):
+/// added to catalogs made before it existed; a no-op once there.
+fn add_final_url_columns(conn: &Connection) -> Result<()> {
+    for table in ["fetches", "documents"] {
+        let has: bool =
+            conn.prepare(&format!("SELECT 1 FROM pragma_table_info('{table}') WHERE name = 'final_url'"))?.exists([])?;
+        if !has {
+            conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN final_url TEXT"))?;
+        }
+    }
+    Ok(())
 }
 
 fn row_to_document(r: &rusqlite::Row<'_>) -> rusqlite::Result<DocumentRow> {
@@ -358,5 +457,6 @@ fn row_to_document(r: &rusqlite::Row<'_>) -> rusqlite::Result<DocumentRow> {
         etag: r.get(6)?,
         last_modified: r.get(7)?,
         source_modified: r.get(8)?,
+        final_url: r.get(9)?,
     })
 }

@@ -12,33 +12,36 @@ use quick_xml::events::Event;
 
 use crate::CrawlSummary;
 use crate::catalog::TocItem;
-use crate::crawl::{DocRequest, TocSource, crawl_toc_source};
+use crate::crawl::{DocRequest, ParsedToc, TocSource, crawl_toc_source};
 use crate::fetch::Fetcher;
+use crate::toc_xml::TocEntities;
+use model::SourceProblem;
 
 pub const SOURCE: &str = "gii";
 pub const DEFAULT_BASE_URL: &str = "https://www.gesetze-im-internet.de";
 
-/// `(link, reason)` of toc items that could not be used.
-pub type RejectedItems = Vec<(String, String)>;
-
 /// Parses `gii-toc.xml` into (slug, title, link) items. Items whose link has no usable slug
-/// are returned in the second list with the reason.
-pub fn parse_toc(xml: &[u8]) -> Result<(Vec<TocItem>, RejectedItems)> {
+/// are rejected with the reason; a title with an entity nobody defines keeps it as written
+/// and is noted.
+pub fn parse_toc(xml: &[u8]) -> Result<ParsedToc> {
     let mut reader = quick_xml::Reader::from_reader(xml);
     reader.config_mut().trim_text(false);
-    let mut items = Vec::new();
-    let mut rejected = Vec::new();
+    let mut toc = ParsedToc::default();
+    let mut entities = TocEntities::default();
     let mut buf = Vec::new();
     let mut field: Option<&'static str> = None;
     let (mut title, mut link) = (String::new(), String::new());
+    let mut unknown: Vec<String> = Vec::new();
     let mut in_item = false;
     loop {
         match reader.read_event_into(&mut buf) {
+            Ok(Event::DocType(d)) => entities = TocEntities::from_doctype(&String::from_utf8_lossy(&d)),
             Ok(Event::Start(e)) => match e.name().as_ref() {
                 b"item" => {
                     in_item = true;
                     title.clear();
                     link.clear();
+                    unknown.clear();
                 }
                 b"title" if in_item => field = Some("title"),
                 b"link" if in_item => field = Some("link"),
@@ -46,7 +49,9 @@ pub fn parse_toc(xml: &[u8]) -> Result<(Vec<TocItem>, RejectedItems)> {
             },
             Ok(Event::Text(t)) => {
                 if let Some(f) = field {
-                    let s = t.unescape().context("toc text is not valid UTF-8 / XML text")?;
+                    let raw = std::str::from_utf8(&t).context("toc text is not valid UTF-8")?;
+                    let (s, odd) = entities.decode(raw);
+                    unknown.extend(odd);
                     if f == "title" { title.push_str(&s) } else { link.push_str(&s) }
                 }
             }
@@ -57,8 +62,14 @@ pub fn parse_toc(xml: &[u8]) -> Result<(Vec<TocItem>, RejectedItems)> {
                     let link = link.trim().to_string();
                     let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
                     match slug_from_link(&link) {
-                        Some(slug) => items.push(TocItem { key: slug, title, link, extra: None }),
-                        None => rejected.push((link.clone(), format!("toc link has no law slug: {link:?}"))),
+                        Some(slug) => {
+                            if !unknown.is_empty() {
+                                let why = format!("title {title:?} keeps {} as written", unknown.join(", "));
+                                toc.noted.push((slug.clone(), SourceProblem::TocUnknownEntity.reason(why)));
+                            }
+                            toc.items.push(TocItem { key: slug, title, link, extra: None })
+                        }
+                        None => toc.rejected.push((link.clone(), format!("toc link has no law slug: {link:?}"))),
                     }
                 }
                 _ => {}
@@ -69,7 +80,7 @@ pub fn parse_toc(xml: &[u8]) -> Result<(Vec<TocItem>, RejectedItems)> {
         }
         buf.clear();
     }
-    Ok((items, rejected))
+    Ok(toc)
 }
 
 /// The path part of a link (`http://host/a/b` → `/a/b`); a bare path is returned as is.
@@ -141,10 +152,27 @@ mod tests {
 </item>
 <item><title>broken</title><link>http://www.gesetze-im-internet.de/</link></item>
 </items>"#;
-        let (items, rejected) = parse_toc(xml).unwrap();
-        assert_eq!(items.len(), 1);
-        assert_eq!(items[0].title, "Stiftung \"Geld und Währung\"");
-        assert_eq!(items[0].key, "1-dm-goldm_nzg");
-        assert_eq!(rejected.len(), 1);
+        let toc = parse_toc(xml).unwrap();
+        assert_eq!(toc.items.len(), 1);
+        assert_eq!(toc.items[0].title, "Stiftung \"Geld und Währung\"");
+        assert_eq!(toc.items[0].key, "1-dm-goldm_nzg");
+        assert_eq!(toc.rejected.len(), 1);
+        assert!(toc.noted.is_empty());
+    }
+
+    #[test]
+    fn an_html_entity_in_a_title_is_decoded_and_an_unknown_one_kept_and_noted() {
+        let xml = br#"<?xml version="1.0" encoding="UTF-8" ?><!DOCTYPE items SYSTEM "gii-toc.dtd">
+<items>
+<item><title>Gesetz&nbsp;&uuml;ber &sect; 1</title><link>http://x/a/xml.zip</link></item>
+<item><title>Odd &wat; title</title><link>http://x/b/xml.zip</link></item>
+</items>"#;
+        let toc = parse_toc(xml).unwrap();
+        assert_eq!(toc.items.len(), 2);
+        assert_eq!(toc.items[0].title, "Gesetz über § 1");
+        assert_eq!(toc.items[1].title, "Odd &wat; title");
+        assert_eq!(toc.noted.len(), 1);
+        assert_eq!(toc.noted[0].0, "b");
+        assert!(toc.noted[0].1.starts_with("toc_unknown_entity: "), "{:?}", toc.noted);
     }
 }

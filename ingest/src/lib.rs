@@ -13,6 +13,7 @@ pub mod gii;
 pub mod oldp;
 pub mod raw;
 pub mod rii;
+pub mod toc_xml;
 
 use catalog::{Catalog, FetchStatus};
 
@@ -57,7 +58,7 @@ impl CrawlSummary {
             FetchStatus::Changed => self.changed += 1,
             FetchStatus::Unchanged => self.unchanged += 1,
             FetchStatus::NotModified => self.not_modified += 1,
-            FetchStatus::HttpError | FetchStatus::NetworkError => self.failed += 1,
+            FetchStatus::HttpError | FetchStatus::NetworkError | FetchStatus::Refused => self.failed += 1,
         }
     }
 
@@ -67,12 +68,12 @@ impl CrawlSummary {
         }
     }
 
-    /// 0 = everything fetched; 3 = some documents failed (the rest is in place);
-    /// 2 = the source was unreachable (last good copies kept).
+    /// 0 = everything fetched; 3 = some documents failed or toc entries were rejected (the
+    /// rest is in place); 2 = the source was unreachable (last good copies kept).
     pub fn exit_code(&self) -> i32 {
         if self.outage.is_some() {
             2
-        } else if self.failed > 0 {
+        } else if self.failed > 0 || self.rejected > 0 {
             3
         } else {
             0
@@ -108,8 +109,22 @@ impl CrawlSummary {
         s
     }
 
-    pub(crate) fn finish(&self, catalog: &Catalog) -> anyhow::Result<()> {
-        catalog.finish_run(self.run_id, self.exit_code(), &self.line())
+    /// Finishes the run row whatever the crawl's `result`: its exit code and summary line, or
+    /// exit code 1 and the error (then returned), so no run is left unfinished.
+    pub(crate) fn finish_with(self, catalog: &Catalog, result: anyhow::Result<()>) -> anyhow::Result<CrawlSummary> {
+        match result {
+            Ok(()) => {
+                catalog.finish_run(self.run_id, self.exit_code(), &self.line())?;
+                Ok(self)
+            }
+            Err(e) => {
+                let line = format!("{}; FAILED: {e:#}", self.line());
+                if let Err(also) = catalog.finish_run(self.run_id, 1, &line) {
+                    tracing::error!(run = self.run_id, "cannot finish the run row: {also:#}");
+                }
+                Err(e)
+            }
+        }
     }
 }
 

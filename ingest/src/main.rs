@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Parser;
-use ingest::fetch::{Fetcher, Politeness};
+use ingest::fetch::{Fetcher, Politeness, SizeCaps};
 
 #[derive(Parser)]
 #[command(
@@ -40,9 +40,30 @@ struct Args {
     /// First retry backoff in milliseconds (doubled per retry).
     #[arg(long, default_value_t = 500)]
     backoff_ms: u64,
-    /// Per-request timeout in seconds.
-    #[arg(long, default_value_t = 60)]
+    /// Time for one attempt (headers and body) in seconds.
+    #[arg(long, default_value_t = 60, env = "INGEST_TIMEOUT_SECS")]
     timeout_secs: u64,
+    /// Time to open a connection, in seconds.
+    #[arg(long, default_value_t = 10.0, env = "INGEST_CONNECT_TIMEOUT_SECS")]
+    connect_timeout_secs: f64,
+    /// A response that sends no byte for this long (headers or body) is stalled, in seconds.
+    #[arg(long, default_value_t = 20.0, env = "INGEST_IDLE_TIMEOUT_SECS")]
+    idle_timeout_secs: f64,
+    /// All attempts of one document together (backoff and Retry-After waits included), in seconds.
+    #[arg(long, default_value_t = 120.0, env = "INGEST_DOCUMENT_DEADLINE_SECS")]
+    document_deadline_secs: f64,
+    /// Longest Retry-After honoured, in seconds; a longer one ends that document with a problem.
+    #[arg(long, default_value_t = 60.0, env = "INGEST_RETRY_AFTER_BUDGET_SECS")]
+    retry_after_budget_secs: f64,
+    /// Largest law zip or decision zip taken, in bytes (compressed, as downloaded).
+    #[arg(long, default_value_t = ingest::fetch::SizeCaps::default().document_bytes, env = "INGEST_MAX_DOCUMENT_BYTES")]
+    max_document_bytes: u64,
+    /// Largest table of contents taken, in bytes.
+    #[arg(long, default_value_t = ingest::fetch::SizeCaps::default().toc_bytes, env = "INGEST_MAX_TOC_BYTES")]
+    max_toc_bytes: u64,
+    /// Largest Open Legal Data dump taken, in bytes.
+    #[arg(long, default_value_t = ingest::fetch::SizeCaps::default().dump_bytes, env = "INGEST_MAX_DUMP_BYTES")]
+    max_dump_bytes: u64,
     /// Fetch only the first N documents of each toc (for trials).
     #[arg(long)]
     limit: Option<usize>,
@@ -57,10 +78,20 @@ fn main() {
         backoff: Duration::from_millis(args.backoff_ms),
         timeout: Duration::from_secs(args.timeout_secs),
         concurrency: args.concurrency,
+        connect_timeout: Duration::from_secs_f64(args.connect_timeout_secs),
+        idle_timeout: Duration::from_secs_f64(args.idle_timeout_secs),
+        document_deadline: Duration::from_secs_f64(args.document_deadline_secs),
+        retry_after_budget: Duration::from_secs_f64(args.retry_after_budget_secs),
+        ..Politeness::default()
+    };
+    let caps = SizeCaps {
+        toc_bytes: args.max_toc_bytes,
+        document_bytes: args.max_document_bytes,
+        dump_bytes: args.max_dump_bytes,
     };
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
     let code = rt.block_on(async {
-        let fetcher = match Fetcher::new(politeness) {
+        let fetcher = match Fetcher::new(politeness, caps) {
             Ok(f) => Arc::new(f),
             Err(e) => {
                 eprintln!("ingest: cannot build HTTP client: {e:#}");

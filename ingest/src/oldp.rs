@@ -10,8 +10,9 @@ use anyhow::{Context, Result};
 use crate::CrawlSummary;
 use crate::catalog::Catalog;
 use crate::crawl::{CrawlCtx, DocRequest};
-use crate::fetch::{FetchOutcome, Fetcher, Validators};
+use crate::fetch::{FetchOutcome, Fetcher, Validators, spool_local_file};
 use crate::raw::RawStore;
+use model::SourceProblem;
 
 pub const SOURCE: &str = "oldp";
 
@@ -28,36 +29,53 @@ fn is_url(location: &str) -> bool {
     location.starts_with("http://") || location.starts_with("https://")
 }
 
-/// Reads (path) or fetches (URL, conditionally) each dump into `raw/oldp/`.
+/// Reads (path) or fetches (URL, conditionally) each dump into `raw/oldp/`, streamed and
+/// under the dump cap. The run row is finished whatever happens.
 pub async fn ingest_dumps(data_dir: &Path, locations: &[String], fetcher: Arc<Fetcher>) -> Result<CrawlSummary> {
     let catalog = Catalog::open(data_dir)?;
-    let raw = RawStore::new(data_dir, SOURCE);
     let run_id = catalog.start_run("ingest", Some(SOURCE))?;
     let mut summary = CrawlSummary::new(SOURCE, run_id);
+    let result = ingest_each(&catalog, data_dir, locations, &fetcher, &mut summary).await;
+    summary.finish_with(&catalog, result)
+}
+
+async fn ingest_each(
+    catalog: &Catalog,
+    data_dir: &Path,
+    locations: &[String],
+    fetcher: &Fetcher,
+    summary: &mut CrawlSummary,
+) -> Result<()> {
+    let raw = RawStore::new(data_dir, SOURCE);
+    raw.clear_stale_spool();
+    let max_bytes = fetcher.caps().dump_bytes;
     summary.toc_items = locations.len();
-    let ctx = CrawlCtx { catalog: &catalog, raw: &raw, run_id, source: SOURCE };
+    let ctx = CrawlCtx { catalog, raw: &raw, run_id: summary.run_id, source: SOURCE };
     for loc in locations {
         let key = dump_key(loc);
         let ext = if loc.ends_with(".gz") { "jsonl.gz" } else { "jsonl" };
         if is_url(loc) {
             let req = DocRequest { key, url: loc.clone(), source_modified: None };
-            ctx.fetch_one(&fetcher, &req, ext, &mut summary).await?;
+            ctx.fetch_one(fetcher, &req, ext, max_bytes, summary).await?;
         } else {
             let path = std::path::absolute(loc).with_context(|| format!("bad dump path {loc}"))?;
-            let req = DocRequest { key, url: format!("file://{}", path.display()), source_modified: None };
+            let url = format!("file://{}", path.display());
+            let req = DocRequest { key, url: url.clone(), source_modified: None };
             let stored = ctx.stored(&req.key)?;
-            let outcome = match std::fs::read(&path) {
-                Ok(bytes) => FetchOutcome::Body { bytes, validators: Validators::default() },
-                Err(e) => FetchOutcome::Failed { reason: format!("cannot read {}: {e}", path.display()) },
+            let outcome = match spool_local_file(&path, &raw.spool_dir(), max_bytes) {
+                Ok(body) => FetchOutcome::Body { body, validators: Validators::default(), final_url: url },
+                Err(reason) => match SourceProblem::of_reason(&reason) {
+                    Some(problem) => FetchOutcome::Refused { problem, http_status: None, reason },
+                    None => FetchOutcome::Failed { reason },
+                },
             };
-            ctx.record(&req, stored.as_ref(), false, outcome, ext, &mut summary, false)?;
+            ctx.record(&req, stored.as_ref(), false, outcome, ext, summary, false)?;
         }
     }
     if summary.failed == locations.len() && !locations.is_empty() {
         summary.outage = Some("no dump could be read".into());
     }
-    summary.finish(&catalog)?;
-    Ok(summary)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,11 +1,13 @@
 //! `raw/<source>/<aa>/<sha256>.<ext>`: fetched bytes exactly as received, content-addressed.
-//! Writes go to a temp file that is renamed into place, so a killed run leaves no torn file.
+//! Downloads are streamed to `raw/<source>/.incoming/` and renamed into place once whole, so a
+//! killed run leaves no torn file.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use sha2::{Digest, Sha256};
+
+use crate::fetch::SpooledBody;
 
 pub struct RawStore {
     data_dir: PathBuf,
@@ -21,20 +23,36 @@ impl RawStore {
         RawStore { data_dir: data_dir.to_path_buf(), source: source.to_string() }
     }
 
-    /// Stores `bytes`; returns (sha256, path relative to the data dir).
-    pub fn put(&self, bytes: &[u8], ext: &str) -> Result<(String, String)> {
-        let sha = sha256_hex(bytes);
+    /// Where downloads are written while they arrive (inside the store, so adopting one is a rename).
+    pub fn spool_dir(&self) -> PathBuf {
+        self.data_dir.join("raw").join(&self.source).join(".incoming")
+    }
+
+    /// Removes spool files a killed run left behind (those of processes no longer running).
+    pub fn clear_stale_spool(&self) {
+        let Ok(entries) = std::fs::read_dir(self.spool_dir()) else { return };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let pid = name.strip_prefix(".incoming-").and_then(|r| r.split('-').next()).unwrap_or("");
+            if !pid.is_empty() && !Path::new("/proc").join(pid).exists() {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+
+    /// Moves a fully received body into place; returns (sha256, path relative to the data dir).
+    /// The same bytes stored before are kept and the spool file is dropped.
+    pub fn adopt(&self, body: SpooledBody, ext: &str) -> Result<(String, String)> {
+        let sha = body.sha256.clone();
         let rel = format!("raw/{}/{}/{}.{}", self.source, &sha[..2], sha, ext);
         let path = self.data_dir.join(&rel);
-        if !path.exists() {
-            let dir = path.parent().expect("raw path has a parent");
-            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-            let tmp = dir.join(format!(".tmp-{}-{}", std::process::id(), sha));
-            let mut f = std::fs::File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
-            f.write_all(bytes)?;
-            f.sync_all()?;
-            std::fs::rename(&tmp, &path)?;
+        if path.exists() {
+            return Ok((sha, rel));
         }
+        let dir = path.parent().expect("raw path has a parent");
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let tmp = body.take_path();
+        std::fs::rename(&tmp, &path).with_context(|| format!("cannot move {} into place", tmp.display()))?;
         Ok((sha, rel))
     }
 

@@ -14,9 +14,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::CrawlSummary;
 use crate::catalog::TocItem;
-use crate::crawl::{DocRequest, TocSource, crawl_toc_source};
+use crate::crawl::{DocRequest, ParsedToc, TocSource, crawl_toc_source};
 use crate::fetch::Fetcher;
 use crate::gii::{join_url, link_path};
+use crate::toc_xml::TocEntities;
+use model::SourceProblem;
 
 pub const SOURCE: &str = "rii";
 pub const DEFAULT_BASE_URL: &str = "https://www.rechtsprechung-im-internet.de";
@@ -40,37 +42,43 @@ pub fn doknr_from_link(link: &str) -> Option<String> {
 }
 
 /// Parses `rii-toc.xml` into toc items (key = DOKNR). Items without a usable link are
-/// returned with the reason.
-pub fn parse_toc(xml: &[u8]) -> Result<(Vec<TocItem>, crate::gii::RejectedItems)> {
+/// rejected with the reason; a text with an entity nobody defines keeps it and is noted.
+pub fn parse_toc(xml: &[u8]) -> Result<ParsedToc> {
     let mut reader = quick_xml::Reader::from_reader(xml);
-    let mut items = Vec::new();
-    let mut rejected = Vec::new();
+    let mut toc = ParsedToc::default();
+    let mut entities = TocEntities::default();
     let mut buf = Vec::new();
     let mut cur = RiiTocEntry::default();
+    let mut unknown: Vec<String> = Vec::new();
     let mut field: Option<Vec<u8>> = None;
     let mut in_item = false;
     loop {
         match reader.read_event_into(&mut buf) {
+            Ok(Event::DocType(d)) => entities = TocEntities::from_doctype(&String::from_utf8_lossy(&d)),
             Ok(Event::Start(e)) => {
                 let name = e.name().as_ref().to_vec();
                 if name == b"item" {
                     in_item = true;
                     cur = RiiTocEntry::default();
+                    unknown.clear();
                 } else if in_item {
                     field = Some(name);
                 }
             }
             Ok(Event::Text(t)) => {
-                if let Some(f) = &field {
-                    let s = t.unescape().map_err(|e| anyhow::anyhow!("rii-toc.xml: bad text: {e}"))?;
-                    let target = match f.as_slice() {
-                        b"gericht" => &mut cur.gericht,
-                        b"entsch-datum" => &mut cur.entsch_datum,
-                        b"aktenzeichen" => &mut cur.aktenzeichen,
-                        b"link" => &mut cur.link,
-                        b"modified" => &mut cur.modified,
-                        _ => continue,
-                    };
+                let target = match field.as_deref() {
+                    Some(b"gericht") => Some(&mut cur.gericht),
+                    Some(b"entsch-datum") => Some(&mut cur.entsch_datum),
+                    Some(b"aktenzeichen") => Some(&mut cur.aktenzeichen),
+                    Some(b"link") => Some(&mut cur.link),
+                    Some(b"modified") => Some(&mut cur.modified),
+                    _ => None,
+                };
+                if let Some(target) = target {
+                    let raw =
+                        std::str::from_utf8(&t).map_err(|e| anyhow::anyhow!("rii-toc.xml: text is not UTF-8: {e}"))?;
+                    let (s, odd) = entities.decode(raw);
+                    unknown.extend(odd);
                     target.push_str(&s);
                 }
             }
@@ -87,13 +95,21 @@ pub fn parse_toc(xml: &[u8]) -> Result<(Vec<TocItem>, crate::gii::RejectedItems)
                         *s = s.split_whitespace().collect::<Vec<_>>().join(" ");
                     }
                     match doknr_from_link(&cur.link) {
-                        Some(doknr) => items.push(TocItem {
-                            key: doknr,
-                            title: format!("{} {} {}", cur.gericht, cur.entsch_datum, cur.aktenzeichen),
-                            link: cur.link.clone(),
-                            extra: Some(serde_json::to_string(&cur)?),
-                        }),
-                        None => rejected
+                        Some(doknr) => {
+                            let title = format!("{} {} {}", cur.gericht, cur.entsch_datum, cur.aktenzeichen);
+                            if !unknown.is_empty() {
+                                let why = format!("item {title:?} keeps {} as written", unknown.join(", "));
+                                toc.noted.push((doknr.clone(), SourceProblem::TocUnknownEntity.reason(why)));
+                            }
+                            toc.items.push(TocItem {
+                                key: doknr,
+                                title,
+                                link: cur.link.clone(),
+                                extra: Some(serde_json::to_string(&cur)?),
+                            })
+                        }
+                        None => toc
+                            .rejected
                             .push((cur.link.clone(), format!("toc link names no jb-<DOKNR>.zip: {:?}", cur.link))),
                     }
                 }
@@ -105,7 +121,7 @@ pub fn parse_toc(xml: &[u8]) -> Result<(Vec<TocItem>, crate::gii::RejectedItems)
         }
         buf.clear();
     }
-    Ok((items, rejected))
+    Ok(toc)
 }
 
 /// Crawls the rii toc and every decision zip it lists into `raw/rii/`; a decision whose toc
@@ -140,7 +156,8 @@ mod tests {
 <link>http://www.rechtsprechung-im-internet.de/jportal/docs/bsjrs/jb-KVRE427811801.zip</link><modified>2018-09-05T10:00:00Z</modified></item>
 <item><gericht>BFH</gericht><link>http://x/no-zip-here</link></item>
 </items>"#;
-        let (items, rejected) = parse_toc(xml).unwrap();
+        let toc = parse_toc(xml).unwrap();
+        let (items, rejected) = (toc.items, toc.rejected);
         assert_eq!(items.len(), 1);
         assert_eq!(items[0].key, "KVRE427811801");
         let e: RiiTocEntry = serde_json::from_str(items[0].extra.as_deref().unwrap()).unwrap();

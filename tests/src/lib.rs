@@ -4,7 +4,9 @@
 //! The mirror serves one or more directory trees as a web site's document root (the first
 //! tree holding a path wins, so a test can overlay a broken law on top of the shared corpus
 //! without copying it). It answers conditional GETs (ETag and Last-Modified → 304) the way the
-//! real sites do, and can inject faults per path (any HTTP status, or a hang) at run time.
+//! real sites do, and can inject faults per path at run time: any HTTP status, a hang, and the
+//! hostile answers a crawler must survive (a redirect anywhere, `Retry-After`, a body that
+//! stalls, a body of any size). It counts the requests of every path.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -18,14 +20,33 @@ use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, Request, StatusCode, header};
 use axum::response::Response;
 
+pub mod http;
 pub mod procs;
 
 /// What the mirror does instead of serving a path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Fault {
     Status(u16),
     /// Accept the request and never answer (the client's timeout must fire).
     Hang,
+    /// Answer `status` (301, 302, 307, 308) with `Location: location` (absolute or relative).
+    Redirect {
+        status: u16,
+        location: String,
+    },
+    /// Answer `status` (503, 429) with `Retry-After: retry_after`.
+    RetryAfter {
+        status: u16,
+        retry_after: String,
+    },
+    /// Answer 200 and send `after_bytes` bytes of body, then nothing more, never ending it.
+    StallBody {
+        after_bytes: u64,
+    },
+    /// Answer 200 with a body of `bytes` bytes made on the fly, chunked (no Content-Length).
+    LargeBody {
+        bytes: u64,
+    },
 }
 
 #[derive(Default)]
@@ -35,11 +56,26 @@ pub struct MirrorStats {
     pub not_modified: AtomicU64,
     pub faults: AtomicU64,
     pub not_found: AtomicU64,
+    /// When each request of a path arrived.
+    pub arrivals: RwLock<HashMap<String, Vec<std::time::Instant>>>,
+}
+
+impl MirrorStats {
+    /// How many requests `path` has had.
+    pub fn hits(&self, path: &str) -> u64 {
+        self.arrivals(path).len() as u64
+    }
+
+    /// When the requests of `path` arrived, oldest first.
+    pub fn arrivals(&self, path: &str) -> Vec<std::time::Instant> {
+        self.arrivals.read().expect("arrivals lock").get(path).cloned().unwrap_or_default()
+    }
 }
 
 struct MirrorState {
     roots: Vec<PathBuf>,
-    faults: RwLock<HashMap<String, Fault>>,
+    /// Per path: the fault and how many more requests it answers (None: every one).
+    faults: RwLock<HashMap<String, (Fault, Option<u64>)>>,
     /// Faults for every path (a whole-site outage).
     site_fault: RwLock<Option<Fault>>,
     stats: MirrorStats,
@@ -97,7 +133,12 @@ impl Mirror {
 
     /// Makes `path` (e.g. `/bgb/xml.zip`) answer with `fault` from now on.
     pub fn set_fault(&self, path: &str, fault: Fault) {
-        self.state.faults.write().expect("faults lock").insert(path.to_string(), fault);
+        self.state.faults.write().expect("faults lock").insert(path.to_string(), (fault, None));
+    }
+
+    /// Makes the next `times` requests of `path` answer with `fault`; later ones are served.
+    pub fn set_fault_times(&self, path: &str, fault: Fault, times: u64) {
+        self.state.faults.write().expect("faults lock").insert(path.to_string(), (fault, Some(times)));
     }
 
     pub fn clear_fault(&self, path: &str) {
@@ -177,7 +218,8 @@ pub fn httpdate(secs: u64) -> String {
 async fn serve_path(State(st): State<Arc<MirrorState>>, req: Request<Body>) -> Response {
     st.stats.requests.fetch_add(1, Ordering::Relaxed);
     let path = req.uri().path().to_string();
-    let fault = st.faults.read().expect("faults lock").get(&path).copied().or(*st.site_fault.read().expect("lock"));
+    st.stats.arrivals.write().expect("arrivals lock").entry(path.clone()).or_default().push(std::time::Instant::now());
+    let fault = take_fault(&st, &path).or(st.site_fault.read().expect("lock").clone());
     match fault {
         Some(Fault::Status(code)) => {
             st.stats.faults.fetch_add(1, Ordering::Relaxed);
@@ -187,6 +229,31 @@ async fn serve_path(State(st): State<Arc<MirrorState>>, req: Request<Body>) -> R
             st.stats.faults.fetch_add(1, Ordering::Relaxed);
             tokio::time::sleep(Duration::from_secs(3600)).await;
             return plain(StatusCode::GATEWAY_TIMEOUT, "hung");
+        }
+        Some(Fault::Redirect { status, location }) => {
+            st.stats.faults.fetch_add(1, Ordering::Relaxed);
+            let mut r = plain(StatusCode::from_u16(status).unwrap_or(StatusCode::FOUND), "moved");
+            if let Ok(v) = HeaderValue::from_str(&location) {
+                r.headers_mut().insert(header::LOCATION, v);
+            }
+            return r;
+        }
+        Some(Fault::RetryAfter { status, retry_after }) => {
+            st.stats.faults.fetch_add(1, Ordering::Relaxed);
+            let mut r =
+                plain(StatusCode::from_u16(status).unwrap_or(StatusCode::SERVICE_UNAVAILABLE), "come back later");
+            if let Ok(v) = HeaderValue::from_str(&retry_after) {
+                r.headers_mut().insert(header::RETRY_AFTER, v);
+            }
+            return r;
+        }
+        Some(Fault::StallBody { after_bytes }) => {
+            st.stats.faults.fetch_add(1, Ordering::Relaxed);
+            return Response::new(Body::new(GeneratedBody::new(after_bytes, true)));
+        }
+        Some(Fault::LargeBody { bytes }) => {
+            st.stats.faults.fetch_add(1, Ordering::Relaxed);
+            return Response::new(Body::new(GeneratedBody::new(bytes, false)));
         }
         None => {}
     }
@@ -222,6 +289,56 @@ async fn serve_path(State(st): State<Arc<MirrorState>>, req: Request<Body>) -> R
             r
         }
         Err(_) => plain(StatusCode::INTERNAL_SERVER_ERROR, "read error"),
+    }
+}
+
+/// The fault for this request of `path`, counting down one that answers a number of times.
+fn take_fault(st: &MirrorState, path: &str) -> Option<Fault> {
+    let mut faults = st.faults.write().expect("faults lock");
+    let (fault, times) = faults.get_mut(path)?;
+    let fault = fault.clone();
+    match times {
+        Some(0) => {
+            faults.remove(path);
+            return None;
+        }
+        Some(n) => *n -= 1,
+        None => {}
+    }
+    Some(fault)
+}
+
+/// A body made on the fly: `remaining` bytes of filler in 64 KiB frames, then the end, or
+/// (when `stall_at_end`) no further frame ever, with the response left open. No size hint, so
+/// the response is chunked and the client learns its length only by reading.
+struct GeneratedBody {
+    remaining: u64,
+    stall_at_end: bool,
+    chunk: bytes::Bytes,
+}
+
+impl GeneratedBody {
+    fn new(bytes: u64, stall_at_end: bool) -> Self {
+        GeneratedBody { remaining: bytes, stall_at_end, chunk: bytes::Bytes::from(vec![b'x'; 64 * 1024]) }
+    }
+}
+
+impl http_body::Body for GeneratedBody {
+    type Data = bytes::Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<bytes::Bytes>, Self::Error>>> {
+        use std::task::Poll;
+        if self.remaining == 0 {
+            // Stalling: never ready and never woken; the client's idle timeout must end it.
+            return if self.stall_at_end { Poll::Pending } else { Poll::Ready(None) };
+        }
+        let n = self.remaining.min(self.chunk.len() as u64) as usize;
+        self.remaining -= n as u64;
+        Poll::Ready(Some(Ok(http_body::Frame::data(self.chunk.slice(..n)))))
     }
 }
 
@@ -306,6 +423,29 @@ pub fn sample_data_dir() -> tempfile::TempDir {
     let mirror = Mirror::start(vec![sample_gii(), sample_rii()]);
     procs::build_generation_with_decisions(dir.path(), &mirror.base_url(), &sample_oldp_dump());
     dir
+}
+
+/// `data/decisions/corpus.oldp.jsonl.gz` of the shared data: the whole real decision corpus
+/// (966 records); None when `../shared` is absent (full-corpus tests then skip and say so).
+pub fn shared_corpus_dump() -> Option<PathBuf> {
+    let p = shared_dir().join("data/decisions/corpus.oldp.jsonl.gz");
+    if p.is_file() {
+        Some(p)
+    } else {
+        eprintln!("SKIPPED: {} is absent (the shared data is not mounted)", p.display());
+        None
+    }
+}
+
+/// A fresh data directory with a published generation of the sample laws, the sample rii toc
+/// (one BVerfG decision) and the whole shared decision corpus, built by the real binaries;
+/// None when the shared data is absent.
+pub fn full_corpus_data_dir() -> Option<tempfile::TempDir> {
+    let dump = shared_corpus_dump()?;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mirror = Mirror::start(vec![sample_gii(), sample_rii()]);
+    procs::build_generation_with_decisions(dir.path(), &mirror.base_url(), &dump);
+    Some(dir)
 }
 
 #[cfg(test)]
