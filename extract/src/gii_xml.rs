@@ -1,16 +1,19 @@
 //! Parses one gii law XML (`<dokumente><norm>…`) into a [`LawBook`].
 //!
-//! The first `<norm>` describes the law (jurabk, amtabk, langue, …); a norm with a
-//! `<gliederungseinheit>` is a heading that feeds the breadcrumb; every other norm with an
-//! `<enbez>` or with text becomes a [`LawSection`]. The DOCTYPE names an external DTD, which
-//! is never fetched (quick-xml does not resolve DTDs).
-
-use std::io::Read;
+//! The first `<norm>` describes the law (jurabk, amtabk, langue, …). Every other norm with an
+//! `<enbez>`, text or footnotes becomes a [`LawSection`], also when it sits in a
+//! `<gliederungseinheit>` (HWG's `-` units, EGBGB's `Art 229` + `§ 5` → `Art. 229 § 5`); a
+//! heading unit with nothing else only feeds the breadcrumb. Each norm is counted in the law's
+//! [`NormAccount`]. The DOCTYPE names an external DTD, which is never fetched (quick-xml does not
+//! resolve DTDs).
 
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 
-use crate::law::{LawBook, LawSection, find_absaetze, section_key, section_kind};
+use crate::law::{
+    DroppedNorm, LawBook, LawSection, MAX_SECTION_TEXT_BYTES, NormAccount, NormDropReason,
+    article_paragraph_designation, find_absaetze, section_key, section_kind,
+};
 use crate::plain_text::PlainText;
 
 #[derive(Debug, thiserror::Error)]
@@ -23,6 +26,9 @@ pub enum LawXmlError {
     Zip(String),
     #[error("zip archive holds no .xml entry (entries: {0})")]
     NoXmlInZip(String),
+    /// Over the per-document decompressed cap, or not the size it declares (`bounded_read`).
+    #[error(transparent)]
+    Capped(#[from] crate::bounded_read::CappedReadError),
 }
 
 /// The single `.xml` entry of a gii `xml.zip`, as bytes.
@@ -34,13 +40,8 @@ pub fn xml_from_zip(zip_bytes: &[u8]) -> Result<(String, Vec<u8>), LawXmlError> 
         let mut f = archive.by_index(i).map_err(|e| LawXmlError::Zip(e.to_string()))?;
         let name = f.name().map(|n| n.into_owned()).unwrap_or_else(|_| format!("entry {i} (undecodable name)"));
         if name.to_ascii_lowercase().ends_with(".xml") {
-            // Guard against zip bombs: a gii law is at most a few MiB of XML.
-            const MAX_XML: u64 = 256 * 1024 * 1024;
-            let mut buf = Vec::with_capacity(f.size().min(MAX_XML) as usize);
-            (&mut f).take(MAX_XML + 1).read_to_end(&mut buf).map_err(|e| LawXmlError::Zip(e.to_string()))?;
-            if buf.len() as u64 > MAX_XML {
-                return Err(LawXmlError::Zip(format!("entry {name} is larger than {MAX_XML} bytes")));
-            }
+            // Zip bombs: the per-document cap on decompressed bytes, declared and actual.
+            let buf = crate::bounded_read::read_zip_entry(&mut f, &name)?;
             return Ok((name, buf));
         }
         names.push(name);
@@ -301,30 +302,24 @@ pub fn parse_law_xml(xml: &[u8], slug: &str, toc_title: &str, zip_sha256: &str) 
     if !root_seen {
         return Err(LawXmlError::NotALaw("no <dokumente> root element".into()));
     }
+    let norm_count = norms.len();
     let mut norms = norms.into_iter();
     let header = norms.next().ok_or_else(|| LawXmlError::NotALaw("no <norm> element".into()))?;
     let doknr = root_doknr.unwrap_or_else(|| header.doknr.clone());
 
-    let mut sections = Vec::new();
-    // The header norm's own text (rare) is kept as an unlabelled section.
-    if let Some(text) = header.text.clone() {
-        sections.push(make_section(header.doknr.clone(), None, None, Vec::new(), text, None));
+    let mut out = Sections::new(norm_count);
+    // The header norm's own text (rare) is kept as an unlabelled section; its footnotes are the
+    // law's notes.
+    match header.text.clone() {
+        Some(text) => {
+            out.account.text_bearing += 1;
+            out.push(make_section(header.doknr.clone(), None, None, None, Vec::new(), text, None));
+        }
+        None => out.account.law_header = 1,
     }
-    let mut crumbs: Vec<(String, String)> = Vec::new();
+    let mut crumbs = Breadcrumbs::default();
     for n in norms {
-        if let Some((kennzahl, bez, titel)) = n.gliederung {
-            while crumbs.last().is_some_and(|(k, _)| k.len() >= kennzahl.len() && !kennzahl.is_empty()) {
-                crumbs.pop();
-            }
-            let label = [bez, titel].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ");
-            crumbs.push((kennzahl, label));
-            continue;
-        }
-        if n.enbez.is_none() && n.text.is_none() {
-            continue;
-        }
-        let breadcrumb = crumbs.iter().map(|(_, l)| l.clone()).collect();
-        sections.push(make_section(n.doknr, n.enbez, n.titel, breadcrumb, n.text.unwrap_or_default(), n.footnotes));
+        classify_norm(n, &mut crumbs, &mut out);
     }
     let title = header.langue.clone().or_else(|| header.kurzue.clone()).unwrap_or_else(|| toc_title.to_string());
     let fundstelle = match (&header.periodikum, &header.zitstelle) {
@@ -333,6 +328,7 @@ pub fn parse_law_xml(xml: &[u8], slug: &str, toc_title: &str, zip_sha256: &str) 
         (None, Some(z)) => Some(z.clone()),
         (None, None) => None,
     };
+    debug_assert_eq!(out.account.accounted(), out.account.norms);
     Ok(LawBook {
         slug: slug.to_string(),
         doknr,
@@ -348,27 +344,181 @@ pub fn parse_law_xml(xml: &[u8], slug: &str, toc_title: &str, zip_sha256: &str) 
         notes: header.footnotes,
         xml_sha256: ingest::raw::sha256_hex(xml),
         zip_sha256: zip_sha256.to_string(),
-        sections,
+        sections: out.sections,
+        norm_account: out.account,
+        dropped_norms: out.dropped,
     })
+}
+
+/// The rows of one law as they are found, with the account of every norm.
+struct Sections {
+    sections: Vec<LawSection>,
+    account: NormAccount,
+    dropped: Vec<DroppedNorm>,
+}
+
+impl Sections {
+    fn new(norms: usize) -> Self {
+        Sections { sections: Vec::new(), account: NormAccount { norms, ..NormAccount::default() }, dropped: Vec::new() }
+    }
+
+    /// Adds a row, or drops it whole when it is over [`MAX_SECTION_TEXT_BYTES`].
+    fn push(&mut self, s: LawSection) {
+        let text_bytes = s.text.len() + s.footnotes.as_ref().map_or(0, String::len);
+        if text_bytes > MAX_SECTION_TEXT_BYTES {
+            self.drop(s.doknr, s.designation, NormDropReason::SectionTooLarge, text_bytes);
+            return;
+        }
+        self.account.section_rows += 1;
+        self.sections.push(s);
+    }
+
+    fn drop(&mut self, doknr: String, designation: Option<String>, reason: NormDropReason, text_bytes: usize) {
+        self.account.drop(reason);
+        self.dropped.push(DroppedNorm { doknr, designation, reason, text_bytes });
+    }
+}
+
+/// The heading units above the current norm, outermost first, as (gliederungskennzahl, label).
+/// A unit's kennzahl extends its parent's (`050` → `050002290`); norms inside one unit repeat
+/// its kennzahl (every `Art 229 § n` of EGBGB carries `050002290`).
+#[derive(Default)]
+struct Breadcrumbs(Vec<(String, String)>);
+
+impl Breadcrumbs {
+    fn position(&self, kennzahl: &str) -> Option<usize> {
+        (!kennzahl.is_empty()).then(|| self.0.iter().position(|(k, _)| k == kennzahl)).flatten()
+    }
+
+    /// Leaves every unit at the level of `kennzahl` or deeper: what a new unit `kennzahl` replaces.
+    fn leave_to_parent_of(&mut self, kennzahl: &str) {
+        if let Some(p) = self.position(kennzahl) {
+            self.0.truncate(p);
+        }
+        while !kennzahl.is_empty() && self.0.last().is_some_and(|(k, _)| k.len() >= kennzahl.len()) {
+            self.0.pop();
+        }
+    }
+
+    /// Moves into unit `kennzahl`: true when it is already open (a norm inside it), else its
+    /// siblings and their children are left and the caller may open it.
+    fn enter(&mut self, kennzahl: &str) -> bool {
+        if let Some(p) = self.position(kennzahl) {
+            self.0.truncate(p + 1);
+            return true;
+        }
+        self.leave_to_parent_of(kennzahl);
+        false
+    }
+
+    fn open(&mut self, kennzahl: String, label: Option<String>) {
+        if let Some(label) = label {
+            self.0.push((kennzahl, label));
+        }
+    }
+
+    fn labels(&self) -> Vec<String> {
+        self.0.iter().map(|(_, l)| l.clone()).collect()
+    }
+}
+
+/// A `<gliederungseinheit>` with its designation read: `-` (gii's "no designation", on every
+/// HWG norm) is none.
+struct Unit {
+    kennzahl: String,
+    designation: Option<String>,
+    title: Option<String>,
+}
+
+impl Unit {
+    fn new((kennzahl, bez, title): (String, String, String)) -> Self {
+        let designation = (!bez.trim().chars().all(|c| matches!(c, '-' | '–'))).then(|| bez.trim().to_string());
+        let title = (!title.trim().is_empty()).then(|| title.trim().to_string());
+        Unit { kennzahl, designation, title }
+    }
+
+    /// `Art 229 Weitere Überleitungsvorschriften`, as the breadcrumb shows it.
+    fn label(&self) -> Option<String> {
+        let parts: Vec<&str> = [self.designation.as_deref(), self.title.as_deref()].into_iter().flatten().collect();
+        (!parts.is_empty()).then(|| parts.join(" "))
+    }
+}
+
+/// Puts one body norm into exactly one category of the account: a row when it has an
+/// `<enbez>`, text or footnotes; a pure heading when it is a heading unit and nothing else;
+/// otherwise dropped as `no_content`. Every heading unit moves the breadcrumb.
+fn classify_norm(n: NormMeta, crumbs: &mut Breadcrumbs, out: &mut Sections) {
+    let carries_text = n.text.is_some() || n.footnotes.is_some();
+    if carries_text {
+        out.account.text_bearing += 1;
+    }
+    let unit = n.gliederung.map(Unit::new);
+    let (designation, heading, breadcrumb) = match (&n.enbez, unit) {
+        // A designated norm, inside its unit when it has one (EGBGB `Art 229` + `§ 5`).
+        (Some(enbez), unit) => {
+            let mut designation = enbez.clone();
+            if let Some(u) = unit {
+                if let Some(compound) = u.designation.as_deref().and_then(|d| article_paragraph_designation(d, enbez)) {
+                    designation = compound;
+                }
+                let label = u.label();
+                if !crumbs.enter(&u.kennzahl) {
+                    crumbs.open(u.kennzahl, label);
+                }
+            }
+            (Some(designation), n.titel, crumbs.labels())
+        }
+        (None, Some(u)) if !carries_text => {
+            crumbs.leave_to_parent_of(&u.kennzahl);
+            let label = u.label();
+            crumbs.open(u.kennzahl, label);
+            out.account.headings += 1;
+            return;
+        }
+        // A heading unit with its own text (`Art 22` of PflegeVG, BGB `Abschnitt 2` with its
+        // "Amtlicher Hinweis"): a row named by the unit, which then holds what follows.
+        (None, Some(u)) if u.designation.is_some() => {
+            crumbs.leave_to_parent_of(&u.kennzahl);
+            let breadcrumb = crumbs.labels();
+            let label = u.label();
+            let heading = n.titel.or(u.title);
+            let designation = u.designation;
+            crumbs.open(u.kennzahl, label);
+            (designation, heading, breadcrumb)
+        }
+        // Text in a unit without a designation (`-`): an unlabelled row of the enclosing unit.
+        (None, Some(u)) => {
+            crumbs.enter(&u.kennzahl);
+            (None, n.titel.or(u.title), crumbs.labels())
+        }
+        (None, None) if carries_text => (None, n.titel, crumbs.labels()),
+        (None, None) => {
+            out.drop(n.doknr, None, NormDropReason::NoContent, 0);
+            return;
+        }
+    };
+    out.push(make_section(n.doknr, n.enbez, designation, heading, breadcrumb, n.text.unwrap_or_default(), n.footnotes));
 }
 
 fn make_section(
     doknr: String,
     enbez: Option<String>,
+    designation: Option<String>,
     heading: Option<String>,
     breadcrumb: Vec<String>,
     text: String,
     footnotes: Option<String>,
 ) -> LawSection {
-    let key = enbez.as_deref().map(section_key);
-    let kind = section_kind(enbez.as_deref());
+    let key = designation.as_deref().map(section_key);
+    let kind = section_kind(designation.as_deref());
     let absaetze = find_absaetze(&text);
-    LawSection { doknr, enbez, key, kind, heading, breadcrumb, text, footnotes, absaetze }
+    LawSection { doknr, enbez, designation, key, kind, heading, breadcrumb, text, footnotes, absaetze }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::law::SectionKind;
 
     const SAMPLE: &str = r#"<?xml version="1.0" encoding="UTF-8" ?><!DOCTYPE dokumente SYSTEM "http://www.gesetze-im-internet.de/dtd/1.01/gii-norm.dtd">
 <dokumente builddate="20241112214004" doknr="BJNR001270871"><norm builddate="20241112214004" doknr="BJNR001270871"><metadaten><jurabk>StGB</jurabk><amtabk>StGB</amtabk><ausfertigung-datum manuell="ja">1871-05-15</ausfertigung-datum><fundstelle typ="amtlich"><periodikum>RGBl</periodikum><zitstelle>1871, 127</zitstelle></fundstelle><langue>Straf&#173;gesetzbuch
@@ -405,6 +555,138 @@ mod tests {
         let a = &law.sections[1];
         assert_eq!(a.breadcrumb, ["Besonderer Teil"]);
         assert_eq!(a.text, "Nr. | Stoff\n1 | X");
+        let acc = &law.norm_account;
+        assert_eq!((acc.norms, acc.section_rows, acc.law_header, acc.headings), (6, 2, 1, 3));
+        assert_eq!(acc.dropped_total(), 0);
+        assert_eq!(acc.accounted(), acc.norms);
+    }
+
+    /// A law in the shapes the Einführungsgesetze and their neighbours use on gii.
+    fn law_xml(norms: &[&str]) -> String {
+        let mut x = String::from(
+            r#"<?xml version="1.0" encoding="UTF-8" ?><dokumente doknr="BJNR0"><norm doknr="H"><metadaten><jurabk>EGX</jurabk><langue>Einführungsgesetz</langue></metadaten></norm>"#,
+        );
+        for (i, n) in norms.iter().enumerate() {
+            x.push_str(&format!(r#"<norm doknr="N{i}"><metadaten><jurabk>EGX</jurabk>{n}</norm>"#));
+        }
+        x.push_str("</dokumente>");
+        x
+    }
+
+    fn unit(kennzahl: &str, bez: &str, titel: &str) -> String {
+        format!(
+            "<gliederungseinheit><gliederungskennzahl>{kennzahl}</gliederungskennzahl><gliederungsbez>{bez}</gliederungsbez><gliederungstitel>{titel}</gliederungstitel></gliederungseinheit>"
+        )
+    }
+
+    fn text(t: &str) -> String {
+        format!(r#"<textdaten><text format="XML"><Content><P>{t}</P></Content></text></textdaten>"#)
+    }
+
+    #[test]
+    fn heading_units_with_text_are_rows_and_article_paragraphs_one_designation() {
+        let xml = law_xml(&[
+            // EGBGB: a part heading, the article's own norm with text, then its §§.
+            &format!("{}</metadaten>", unit("050", "Sechster Teil", "Inkrafttreten")),
+            &format!(
+                "{}</metadaten>{}",
+                unit("050002290", "Art 229", "Weitere Überleitungsvorschriften"),
+                text("(weggefallen)")
+            ),
+            &format!(
+                "{}<enbez>§ 5</enbez><titel>Vorschrift zum Schuldrecht</titel></metadaten>{}",
+                unit("050002290", "Art 229", ""),
+                text("(1) Auf Schuldverhältnisse …")
+            ),
+            &format!("{}<enbez>§ 16</enbez><titel>(weggefallen)</titel></metadaten>", unit("050002290", "Art 229", "")),
+            // HWG: every norm in a `-` unit.
+            &format!(
+                "{}<enbez>§ 3</enbez></metadaten>{}",
+                unit("010", "-", ""),
+                text("Unzulässig ist eine irreführende Werbung.")
+            ),
+            // PflegeVG: an article that is a heading unit with text and no enbez.
+            &format!(
+                "{}</metadaten>{}",
+                unit("030220", "Art 22", "Regelung für Amtsverhältnisse"),
+                text("Für die Empfänger …")
+            ),
+            // brgo: text in a `-` unit with a title of its own.
+            &format!("{}</metadaten>{}", unit("030220", "-", "*Ku Artikel 50 GG *KE"), text("Durch den Bundesrat …")),
+            // A heading with only a footnote (juris' application note) keeps it.
+            &format!(
+                "{}</metadaten><textdaten><fussnoten><Content><P>(+++ Abschn. 5: Zur Anwendung vgl. § 13 +++)</P></Content></fussnoten></textdaten>",
+                unit("060", "Abschnitt 5", "Schluss")
+            ),
+            // Nothing at all: dropped, counted.
+            "</metadaten>",
+        ]);
+        let law = parse_law_xml(xml.as_bytes(), "egx", "t", "z").unwrap();
+        let by: Vec<(Option<&str>, Option<&str>)> =
+            law.sections.iter().map(|s| (s.designation.as_deref(), s.key.as_deref())).collect();
+        assert_eq!(
+            by,
+            [
+                (Some("Art 229"), Some("229")),
+                (Some("Art. 229 § 5"), Some("229§5")),
+                (Some("Art. 229 § 16"), Some("229§16")),
+                (Some("§ 3"), Some("3")),
+                (Some("Art 22"), Some("22")),
+                (None, None),
+                (Some("Abschnitt 5"), Some("abschnitt 5")),
+            ]
+        );
+        let s = |d: &str| law.sections.iter().find(|s| s.designation.as_deref() == Some(d)).unwrap();
+        let art229 = s("Art 229");
+        assert_eq!(art229.heading.as_deref(), Some("Weitere Überleitungsvorschriften"));
+        assert_eq!(art229.breadcrumb, ["Sechster Teil Inkrafttreten"], "a unit row is not its own crumb");
+        let p5 = s("Art. 229 § 5");
+        assert_eq!(p5.enbez.as_deref(), Some("§ 5"), "the printed enbez is kept");
+        assert_eq!(p5.kind, SectionKind::Article);
+        assert_eq!(p5.heading.as_deref(), Some("Vorschrift zum Schuldrecht"));
+        assert_eq!(p5.breadcrumb, ["Sechster Teil Inkrafttreten", "Art 229 Weitere Überleitungsvorschriften"]);
+        assert_eq!(p5.text, "(1) Auf Schuldverhältnisse …");
+        let hwg3 = s("§ 3");
+        assert!(hwg3.breadcrumb.is_empty(), "`-` is no crumb: {:?}", hwg3.breadcrumb);
+        assert_eq!(hwg3.text, "Unzulässig ist eine irreführende Werbung.");
+        assert_eq!(s("Art 22").heading.as_deref(), Some("Regelung für Amtsverhältnisse"));
+        let quote = &law.sections[5];
+        assert_eq!(quote.heading.as_deref(), Some("*Ku Artikel 50 GG *KE"));
+        assert_eq!(quote.breadcrumb, ["Art 22 Regelung für Amtsverhältnisse"]);
+        assert_eq!(s("Abschnitt 5").footnotes.as_deref(), Some("(+++ Abschn. 5: Zur Anwendung vgl. § 13 +++)"));
+        let acc = &law.norm_account;
+        assert_eq!((acc.norms, acc.section_rows, acc.law_header, acc.headings), (10, 7, 1, 1));
+        assert_eq!(acc.dropped[&NormDropReason::NoContent], 1);
+        assert_eq!(acc.dropped[&NormDropReason::SectionTooLarge], 0);
+        assert_eq!(acc.accounted(), acc.norms);
+        assert_eq!(acc.text_bearing, 6);
+        assert_eq!(law.dropped_norms.len(), 1);
+        assert_eq!(law.dropped_norms[0].doknr, "N8");
+    }
+
+    #[test]
+    fn a_section_over_the_cap_is_dropped_whole_and_counted() {
+        let big = "x".repeat(MAX_SECTION_TEXT_BYTES + 1);
+        let xml = law_xml(&[
+            &format!("<enbez>§ 1</enbez></metadaten>{}", text("klein")),
+            &format!("<enbez>§ 2</enbez></metadaten>{}", text(&big)),
+        ]);
+        let law = parse_law_xml(xml.as_bytes(), "egx", "t", "z").unwrap();
+        assert_eq!(law.sections.len(), 1);
+        assert_eq!(law.sections[0].text, "klein");
+        let acc = &law.norm_account;
+        assert_eq!(acc.dropped[&NormDropReason::SectionTooLarge], 1);
+        assert_eq!((acc.norms, acc.section_rows, acc.accounted()), (3, 1, 3));
+        let d = &law.dropped_norms[0];
+        assert_eq!(
+            (d.doknr.as_str(), d.designation.as_deref(), d.reason),
+            ("N1", Some("§ 2"), NormDropReason::SectionTooLarge)
+        );
+        assert_eq!(d.text_bytes, big.len());
+        // Exactly at the cap is kept.
+        let at_cap = "y".repeat(MAX_SECTION_TEXT_BYTES);
+        let xml = law_xml(&[&format!("<enbez>§ 1</enbez></metadaten>{}", text(&at_cap))]);
+        assert_eq!(parse_law_xml(xml.as_bytes(), "egx", "t", "z").unwrap().sections.len(), 1);
     }
 
     #[test]

@@ -14,6 +14,7 @@
 //! so an unchanged document is never re-extracted, and a run killed midway leaves only whole
 //! files (temp file + rename); `current.json` is written last and is the done-marker.
 
+pub mod bounded_read;
 pub mod citations;
 pub mod courts;
 pub mod decision_stage;

@@ -1,5 +1,6 @@
-//! `extract`: raw copies → normalised records in `work/extract/`. Prints one summary line;
-//! exit 0 (records written, failures recorded in the catalog) or 1 (the stage could not run).
+//! `extract`: raw copies → normalised records in `work/extract/`. Prints one summary line per
+//! source; exit 0 (every record written), 3 (some laws have no record or lost text: each a row in
+//! the catalog's `problems`, the rest written) or 1 (the stage could not run).
 
 use std::path::PathBuf;
 
@@ -13,22 +14,29 @@ struct Args {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Largest decompressed document taken (a law's or decision's XML, one dump record), in bytes.
+    #[arg(long, default_value_t = extract::bounded_read::DEFAULT_MAX_DECOMPRESSED_BYTES, env = "EXTRACT_MAX_DECOMPRESSED_BYTES")]
+    max_decompressed_bytes: u64,
 }
 
 fn main() {
     ingest::init_tracing();
     let args = Args::parse();
+    extract::bounded_read::set_max_decompressed_bytes(args.max_decompressed_bytes);
     if let Some(n) = args.threads {
         let _ = rayon::ThreadPoolBuilder::new().num_threads(n).build_global();
     }
     let started = std::time::Instant::now();
-    match extract::statutes::run(&args.data_dir) {
-        Ok(s) => println!("{}", s.line(started.elapsed().as_secs_f64())),
+    let statutes_problems = match extract::statutes::run(&args.data_dir) {
+        Ok(s) => {
+            println!("{}", s.line(started.elapsed().as_secs_f64()));
+            s.has_problems()
+        }
         Err(e) => {
             eprintln!("extract gii: failed: {e:#}");
             std::process::exit(1);
         }
-    }
+    };
     let started = std::time::Instant::now();
     match extract::decision_stage::run(&args.data_dir) {
         Ok(s) => println!("{}", s.line(started.elapsed().as_secs_f64())),
@@ -36,5 +44,8 @@ fn main() {
             eprintln!("extract decisions: failed: {e:#}");
             std::process::exit(1);
         }
+    }
+    if statutes_problems {
+        std::process::exit(extract::statutes::EXIT_SOME_FAILED);
     }
 }

@@ -1,5 +1,7 @@
 //! The statutes run: every law of the current gii toc → `work/extract/gii/laws/…json`,
-//! plus `work/extract/gii/current.json` naming the record of each law (the done-marker).
+//! plus `work/extract/gii/current.json` naming the record of each law (the done-marker) with its
+//! norm account, the same accounts in the catalog's `norm_accounts`, and a `problems` row for
+//! every law without a record or that lost text.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -10,7 +12,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::gii_xml::{parse_law_xml, xml_from_zip};
-use crate::law::{LAW_EXTRACT_VERSION, LawBook};
+use crate::law::{LAW_EXTRACT_VERSION, LawBook, NormAccount, NormDropReason};
 
 pub const SOURCE: &str = "gii";
 
@@ -24,6 +26,9 @@ pub struct StatutesManifest {
     pub laws: Vec<LawEntry>,
     /// Toc entries without a record, with the reason (also in the catalog's `problems`).
     pub missing: Vec<MissingLaw>,
+    /// The norm accounts of `laws` added up.
+    #[serde(default)]
+    pub norm_account: NormAccount,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -39,6 +44,9 @@ pub struct LawEntry {
     pub amtabk: Option<String>,
     pub title: String,
     pub short_title: Option<String>,
+    /// What became of every `<norm>` of the law's XML.
+    #[serde(default)]
+    pub norm_account: NormAccount,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -55,17 +63,37 @@ pub struct StatutesSummary {
     pub failed: usize,
     pub sections: usize,
     pub xml_bytes: u64,
+    /// Laws with a record that lost text (no rows from a text-bearing XML, or a norm over the
+    /// section cap); each is a row in the catalog's `problems`.
+    pub laws_with_problems: usize,
+    pub norm_account: NormAccount,
 }
 
+/// Exit code of the `extract` binary when some documents failed or lost text (the rest written),
+/// as `ingest` uses it.
+pub const EXIT_SOME_FAILED: i32 = 3;
+
 impl StatutesSummary {
+    /// True when the run recorded a problem: a law without a record or a law that lost text.
+    pub fn has_problems(&self) -> bool {
+        self.failed > 0 || self.laws_with_problems > 0
+    }
+
     pub fn line(&self, secs: f64) -> String {
         format!(
-            "extract gii: {} laws in toc; {} extracted, {} unchanged (reused), {} failed; {} sections; {:.1} MB XML parsed in {:.1} s ({:.1} MB/s)",
+            "extract gii: {} laws in toc; {} extracted, {} unchanged (reused), {} failed, {} lost text; {} sections; norms: {} = {} rows + {} headers + {} headings + {} dropped ({}); {:.1} MB XML parsed in {:.1} s ({:.1} MB/s)",
             self.toc_items,
             self.extracted,
             self.reused,
             self.failed,
+            self.laws_with_problems,
             self.sections,
+            self.norm_account.norms,
+            self.norm_account.section_rows,
+            self.norm_account.law_header,
+            self.norm_account.headings,
+            self.norm_account.dropped_total(),
+            self.norm_account.dropped.iter().map(|(r, n)| format!("{r} {n}")).collect::<Vec<_>>().join(", "),
             self.xml_bytes as f64 / 1e6,
             secs,
             if secs > 0.0 { self.xml_bytes as f64 / 1e6 / secs } else { 0.0 }
@@ -91,13 +119,40 @@ pub fn read_law(data_dir: &Path, entry: &LawEntry) -> Result<LawBook> {
 }
 
 enum Outcome {
-    Extracted(LawEntry),
-    Reused(LawEntry),
+    /// The record, freshly written, and the text it lost (each a problem to record).
+    Extracted(LawEntry, Vec<String>),
+    Reused(LawEntry, Vec<String>),
     Failed(MissingLaw),
 }
 
+/// What a law record lost, one reason per problem: text in the XML but no row at all
+/// (`text_without_rows`), and every norm dropped for its size (`section_too_large`).
+pub fn law_problems(law: &LawBook) -> Vec<String> {
+    let a = &law.norm_account;
+    let mut out = Vec::new();
+    if law.sections.is_empty() && a.text_bearing > 0 {
+        out.push(format!(
+            "text_without_rows: {} of {} norms carry text, no section row ({} dropped)",
+            a.text_bearing,
+            a.norms,
+            a.dropped_total()
+        ));
+    }
+    for d in law.dropped_norms.iter().filter(|d| d.reason == NormDropReason::SectionTooLarge) {
+        out.push(format!(
+            "{}: norm {} {}has {} bytes of text, over the cap of {} bytes; dropped whole",
+            d.reason,
+            d.doknr,
+            d.designation.as_deref().map(|x| format!("({x}) ")).unwrap_or_default(),
+            d.text_bytes,
+            crate::law::MAX_SECTION_TEXT_BYTES
+        ));
+    }
+    out
+}
+
 pub fn run(data_dir: &Path) -> Result<StatutesSummary> {
-    let catalog = Catalog::open(data_dir)?;
+    let mut catalog = Catalog::open(data_dir)?;
     let run_id = catalog.start_run("extract", Some(SOURCE))?;
     let toc = catalog.toc(SOURCE)?;
     let docs: HashMap<String, ingest::catalog::DocumentRow> =
@@ -126,30 +181,70 @@ pub fn run(data_dir: &Path) -> Result<StatutesSummary> {
         toc_items: toc.len(),
         laws: Vec::new(),
         missing: Vec::new(),
+        norm_account: NormAccount::default(),
     };
+    let mut accounts = Vec::with_capacity(toc.len());
     for o in outcomes {
-        match o {
-            Outcome::Extracted(e) => {
+        let (e, problems) = match o {
+            Outcome::Extracted(e, p) => {
                 summary.extracted += 1;
-                summary.sections += e.sections;
                 summary.xml_bytes += e.xml_bytes;
-                manifest.laws.push(e);
+                (e, p)
             }
-            Outcome::Reused(e) => {
+            Outcome::Reused(e, p) => {
                 summary.reused += 1;
-                summary.sections += e.sections;
-                manifest.laws.push(e);
+                (e, p)
             }
             Outcome::Failed(m) => {
                 summary.failed += 1;
                 catalog.record_problem(Some(run_id), SOURCE, &m.slug, "extract", &m.reason)?;
                 manifest.missing.push(m);
+                continue;
             }
+        };
+        summary.sections += e.sections;
+        if !problems.is_empty() {
+            summary.laws_with_problems += 1;
         }
+        for p in &problems {
+            catalog.record_problem(Some(run_id), SOURCE, &e.slug, "extract", p)?;
+        }
+        manifest.norm_account.add(&e.norm_account);
+        accounts.push(account_row(&e)?);
+        manifest.laws.push(e);
     }
+    summary.norm_account = manifest.norm_account.clone();
+    catalog.replace_norm_accounts(run_id, SOURCE, &accounts)?;
     crate::write_atomic(&manifest_path(data_dir), &serde_json::to_vec(&manifest)?)?;
-    catalog.finish_run(run_id, 0, &format!("{} laws, {} failed", manifest.laws.len(), summary.failed))?;
+    let exit_code = if summary.has_problems() { EXIT_SOME_FAILED } else { 0 };
+    catalog.finish_run(
+        run_id,
+        exit_code,
+        &format!(
+            "{} laws, {} failed, {} lost text; {} norms, {} section rows",
+            manifest.laws.len(),
+            summary.failed,
+            summary.laws_with_problems,
+            manifest.norm_account.norms,
+            manifest.norm_account.section_rows
+        ),
+    )?;
     Ok(summary)
+}
+
+fn account_row(e: &LawEntry) -> Result<ingest::catalog::NormAccountRow> {
+    let a = &e.norm_account;
+    Ok(ingest::catalog::NormAccountRow {
+        key: e.slug.clone(),
+        sha256: e.zip_sha256.clone(),
+        norms: a.norms as i64,
+        section_rows: a.section_rows as i64,
+        law_header: a.law_header as i64,
+        headings: a.headings as i64,
+        dropped: a.dropped_total() as i64,
+        dropped_by_reason: serde_json::to_string(&a.dropped)?,
+        text_bearing: a.text_bearing as i64,
+    })
 }
 
 fn extract_one(
@@ -168,17 +263,8 @@ fn extract_one(
     if let Ok(bytes) = std::fs::read(&out)
         && let Ok(law) = serde_json::from_slice::<LawBook>(&bytes)
     {
-        return Outcome::Reused(LawEntry {
-            slug: item.key.clone(),
-            zip_sha256: doc.sha256.clone(),
-            path: rel,
-            sections: law.sections.len(),
-            xml_bytes: 0,
-            jurabk: law.jurabk,
-            amtabk: law.amtabk,
-            title: law.title,
-            short_title: law.short_title,
-        });
+        let problems = law_problems(&law);
+        return Outcome::Reused(entry(item, doc, rel, 0, law), problems);
     }
     let zip = match std::fs::read(data_dir.join(&doc.raw_path)) {
         Ok(b) => b,
@@ -199,15 +285,27 @@ fn extract_one(
     if let Err(e) = crate::write_atomic(&out, &json) {
         return fail(format!("cannot write {}: {e}", out.display()));
     }
-    Outcome::Extracted(LawEntry {
+    let problems = law_problems(&law);
+    Outcome::Extracted(entry(item, doc, rel, xml.len() as u64, law), problems)
+}
+
+fn entry(
+    item: &ingest::catalog::TocItem,
+    doc: &ingest::catalog::DocumentRow,
+    path: String,
+    xml_bytes: u64,
+    law: LawBook,
+) -> LawEntry {
+    LawEntry {
         slug: item.key.clone(),
         zip_sha256: doc.sha256.clone(),
-        path: rel,
+        path,
         sections: law.sections.len(),
-        xml_bytes: xml.len() as u64,
+        xml_bytes,
         jurabk: law.jurabk,
         amtabk: law.amtabk,
         title: law.title,
         short_title: law.short_title,
-    })
+        norm_account: law.norm_account,
+    }
 }

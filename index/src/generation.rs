@@ -26,7 +26,7 @@ use crate::laws_index::{self, LAWS_DIR, LawFields};
 use crate::store::{self, STORE_FILE, StorePool};
 
 /// Bumped when the layout of a generation changes; `serve` refuses other versions.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 pub const MANIFEST_FILE: &str = "manifest.json";
 pub const CURRENT_FILE: &str = "CURRENT";
 
@@ -351,6 +351,8 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     let statutes = extract::statutes::read_manifest(data_dir)?;
     let codes = resolve::read_book_codes(data_dir)?;
     let input_hash = input_hash(data_dir, &statutes)?;
+    // resolve's citations are read (and a bad file refused) before anything is built.
+    let citations = crate::decision_writer::read_citations_input(data_dir)?;
     if !opts.force
         && let Some(cur) = current_id(data_dir)
         && let Ok(m) = read_manifest(&gens.join(&cur))
@@ -395,8 +397,9 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     {
         let mut ins_law = conn.prepare(
             "INSERT INTO laws (id, slug, code, jurabk, amtabk, title, short_title, toc_title, doknr, builddate,
-                ausfertigung_datum, fundstelle, stand, notes, section_count, text_length, xml_sha256)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+                ausfertigung_datum, fundstelle, stand, notes, section_count, text_length, xml_sha256,
+                norms, norms_header, norms_headings, norms_dropped, norms_text_bearing)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
         )?;
         let mut ins_sec = conn.prepare(
             "INSERT INTO sections (id, law_id, ordinal, doknr, label, key, toc_key, kind, heading, breadcrumb,
@@ -426,7 +429,8 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
                     Some(k) if key_counts.get(k) == Some(&1) => k.to_string(),
                     _ => s.doknr.clone(),
                 };
-                let header: Vec<&str> = [s.enbez.as_deref(), s.heading.as_deref()].into_iter().flatten().collect();
+                let header: Vec<&str> =
+                    [s.designation.as_deref(), s.heading.as_deref()].into_iter().flatten().collect();
                 let law_offset = law_chars;
                 let mut block = String::new();
                 if !header.is_empty() {
@@ -445,7 +449,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
                     law_id,
                     ord as i64,
                     s.doknr,
-                    s.enbez,
+                    s.designation,
                     s.key,
                     toc_key,
                     serde_json::to_value(s.kind)?.as_str().unwrap_or("other"),
@@ -463,7 +467,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
                 for b in &book_terms {
                     doc.add_text(f.book, b);
                 }
-                if let Some(l) = &s.enbez {
+                if let Some(l) = &s.designation {
                     doc.add_text(f.label, l);
                 }
                 if let Some(h) = &s.heading {
@@ -496,7 +500,12 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
                 law.notes,
                 law.sections.len() as i64,
                 law_chars as i64,
-                law.xml_sha256
+                law.xml_sha256,
+                law.norm_account.norms as i64,
+                law.norm_account.law_header as i64,
+                law.norm_account.headings as i64,
+                serde_json::to_string(&law.norm_account.dropped)?,
+                law.norm_account.text_bearing as i64
             ])?;
             ins_text.execute(params![law_id, law_text])?;
             bar.inc(1);
@@ -521,7 +530,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     analysis::register(&dec_idx);
     let dec_fields = DecisionFields::from_schema(&dec_idx.schema())?;
     let mut dec_writer: tantivy::IndexWriter<TantivyDocument> = dec_idx.writer_with_num_threads(1, 128 << 20)?;
-    let dec = crate::decision_writer::write(data_dir, &conn, &mut dec_writer, &dec_fields)?;
+    let dec = crate::decision_writer::write(data_dir, &conn, &mut dec_writer, &dec_fields, citations)?;
     store::set_meta(&conn, "schema_version", &SCHEMA_VERSION.to_string())?;
     store::set_meta(&conn, "generation_id", &id)?;
     store::set_meta(&conn, "built_at", &built_at)?;
@@ -539,6 +548,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     let mut counts = BTreeMap::new();
     counts.insert("laws".to_string(), laws_n);
     counts.insert("sections".to_string(), sections_n);
+    counts.insert("norms".to_string(), statutes.norm_account.norms as u64);
     counts.insert("book_codes".to_string(), codes.codes.len() as u64);
     counts.insert("decisions".to_string(), dec.decisions);
     counts.insert("passages".to_string(), dec.passages);

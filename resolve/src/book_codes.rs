@@ -8,7 +8,7 @@
 //! |------|--------------------------------------------------------|
 //! | 0    | every `jurabk`                                         |
 //! | 1    | `amtabk`                                               |
-//! | 2    | `jurabk` without a trailing year (`AO 1977` → `AO`)    |
+//! | 2    | `jurabk` without a trailing year (`AO 1977` → `AO`); an Einführungsgesetz's code with `EG` first (`StPOEG` → `EGStPO`) |
 //! | 3    | aliases of the same law from `law-aliases.tsv` (`rename`, `spelling`) |
 //! | 4    | the law's title and short title                        |
 //!
@@ -156,6 +156,18 @@ pub fn build_table(laws: &[LawNames<'_>], aliases_tsv: &str) -> BookCodeTable {
             }
         }
     }
+    // Einführungsgesetze: gii writes the stem first (`BGBEG`, `StPOEG`, `AOEG 1977`), citations
+    // write `EG` first (`EGBGB`, `EGStPO`, `EGAO`). Derived only when the title says Einführung and
+    // the stem is itself the code of a law we hold, so `WEG` or `BEEG` never become `EGW`, `EGBE`.
+    let held: HashSet<String> = codes.iter().map(|c| c.code_norm.clone()).collect();
+    for law in laws.iter().filter(|l| l.title.contains("Einführung")) {
+        for j in law.jurabk {
+            let base = strip_trailing_year(j).unwrap_or_else(|| j.trim().to_string());
+            if let Some(stem) = base.strip_suffix("EG").filter(|s| held.contains(&normalise_book_code(s))) {
+                push(&mut codes, &format!("EG{stem}"), law.slug, 2, "einfuehrungsgesetz_eg_first");
+            }
+        }
+    }
     // Codes of tiers 0–2 and titles, for matching alias rows to laws.
     let mut by_norm: HashMap<String, Vec<String>> = HashMap::new();
     for c in &codes {
@@ -295,6 +307,33 @@ mod tests {
         // AGBG was replaced by the BGB: not a code of the BGB, but known as superseded.
         assert_eq!(t.lookup("AGBG"), Lookup::NotFound);
         assert!(t.superseded.iter().any(|s| s.code == "AGBG" && s.successor_slug.as_deref() == Some("bgb")));
+    }
+
+    #[test]
+    fn einfuehrungsgesetze_are_found_with_eg_first() {
+        let (stpo, stpoeg, weg, aoeg, ao) = (
+            vec!["StPO".to_string()],
+            vec!["StPOEG".to_string()],
+            vec!["WEG".to_string()],
+            vec!["AOEG 1977".to_string()],
+            vec!["AO 1977".to_string()],
+        );
+        let laws = vec![
+            names("stpo", &stpo, Some("StPO"), "Strafprozeßordnung"),
+            names("stpoeg", &stpoeg, None, "Einführungsgesetz zur Strafprozeßordnung"),
+            names("woeigg", &weg, Some("WEG"), "Wohnungseigentumsgesetz"),
+            names("aoeg_1977", &aoeg, None, "Einführungsgesetz zur Abgabenordnung"),
+            names("ao_1977", &ao, Some("AO"), "Abgabenordnung"),
+        ];
+        let t = build_table(&laws, "old\tnew\tdate\tnote\tkind\tsource\n");
+        for (code, slug) in [("EGStPO", "stpoeg"), ("StPOEG", "stpoeg"), ("EGAO", "aoeg_1977"), ("AO", "ao_1977")] {
+            match t.lookup(code) {
+                Lookup::Found { slug: s, .. } => assert_eq!(s, slug, "{code}"),
+                other => panic!("{code}: {other:?}"),
+            }
+        }
+        // Not an Einführungsgesetz: no `EG` code is made up.
+        assert_eq!(t.lookup("EGW"), Lookup::NotFound);
     }
 
     #[test]

@@ -3,8 +3,9 @@
 
 use std::collections::BTreeSet;
 
-use extract::law::section_key;
+use extract::law::{SectionKind, section_key, section_kind};
 use index::Generation;
+use model::{LawPart, MatchMode, NormDropReason, SearchMode};
 use resolve::book_codes::normalise_book_code;
 use rusqlite::params;
 use serde_json::{Map, Value, json};
@@ -36,10 +37,69 @@ pub struct Law {
     pub notes: Option<String>,
     pub section_count: i64,
     pub text_length: i64,
+    pub norm_account: NormAccount,
+}
+
+/// What became of every `<norm>` of a law's XML, as the store holds it:
+/// `norms = section_rows + law_header + headings + Σ dropped`.
+#[derive(Debug, Clone, Default)]
+pub struct NormAccount {
+    pub norms: i64,
+    pub section_rows: i64,
+    pub law_header: i64,
+    pub headings: i64,
+    pub dropped: std::collections::BTreeMap<NormDropReason, i64>,
+    pub text_bearing: i64,
+}
+
+impl NormAccount {
+    fn add(&mut self, o: &NormAccount) {
+        self.norms += o.norms;
+        self.section_rows += o.section_rows;
+        self.law_header += o.law_header;
+        self.headings += o.headings;
+        self.text_bearing += o.text_bearing;
+        for (r, n) in &o.dropped {
+            *self.dropped.entry(*r).or_default() += n;
+        }
+    }
+
+    pub fn to_json(&self) -> Value {
+        let dropped: Map<String, Value> = NormDropReason::ALL
+            .iter()
+            .map(|r| (r.as_str().to_string(), json!(self.dropped.get(r).copied().unwrap_or(0))))
+            .collect();
+        json!({
+            "norms": self.norms,
+            "section_rows": self.section_rows,
+            "law_header": self.law_header,
+            "headings": self.headings,
+            "dropped": dropped,
+            "dropped_total": self.dropped.values().sum::<i64>(),
+            "text_bearing_norms": self.text_bearing,
+            "note": "Every <norm> of the law's XML is one of: a section row, the law header (when its own text is no row), a pure heading (no text), or dropped with its reason. norms = section_rows + law_header + headings + dropped_total.",
+        })
+    }
 }
 
 const LAW_COLS: &str = "id, slug, code, jurabk, amtabk, title, short_title, doknr, builddate, ausfertigung_datum, \
-                        fundstelle, stand, notes, section_count, text_length";
+                        fundstelle, stand, notes, section_count, text_length, \
+                        norms, norms_header, norms_headings, norms_dropped, norms_text_bearing";
+
+/// The norm account columns from `norms` on (positions in [`LAW_COLS`]).
+fn norm_account_from_row(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<NormAccount> {
+    let dropped: String = r.get(first + 3)?;
+    let dropped: std::collections::BTreeMap<NormDropReason, i64> = serde_json::from_str(&dropped)
+        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(first + 3, rusqlite::types::Type::Text, Box::new(e)))?;
+    Ok(NormAccount {
+        norms: r.get(first)?,
+        law_header: r.get(first + 1)?,
+        headings: r.get(first + 2)?,
+        dropped,
+        text_bearing: r.get(first + 4)?,
+        section_rows: 0,
+    })
+}
 
 fn law_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Law> {
     let json_list = |s: String| serde_json::from_str::<Vec<String>>(&s).unwrap_or_default();
@@ -59,6 +119,7 @@ fn law_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Law> {
         notes: r.get(12)?,
         section_count: r.get(13)?,
         text_length: r.get(14)?,
+        norm_account: NormAccount { section_rows: r.get(13)?, ..norm_account_from_row(r, 15)? },
     })
 }
 
@@ -81,6 +142,14 @@ impl Law {
 /// gii's HTML page of one § or Artikel (`/bgb/__823.html`, `/gg/art_20.html`); None for other labels.
 pub fn section_url(slug: &str, label: Option<&str>) -> Option<String> {
     let label = label?.trim();
+    let page_name = |s: &str| (!s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric())).then(|| s.to_lowercase());
+    // `Art. 229 § 5` (a § inside an article: EGBGB, EGInsO) → `art_229__5.html`.
+    if label.starts_with("Art")
+        && let Some((art, par)) = label.split_once('§')
+    {
+        let art = art.trim_start_matches("Artikel").trim_start_matches("Art").trim_start_matches('.').trim();
+        return Some(format!("{GII}/{slug}/art_{}__{}.html", page_name(art)?, page_name(par.trim())?));
+    }
     let (prefix, rest) = if let Some(r) = label.strip_prefix('§') {
         ("__", r)
     } else if let Some(r) = label.strip_prefix("Art") {
@@ -261,6 +330,16 @@ pub fn find_section(g: &Generation, law: &Law, designation: &str) -> Result<Sect
     if let Some(exact) = found.iter().find(|s| s.toc_key == raw || s.doknr == raw) {
         return Ok(exact.clone());
     }
+    // `§ 4` and `Art 4` share the key `4`; a typed `§` or `Art` tells them apart.
+    let typed_kind = section_kind(Some(designation));
+    if found.len() > 1 && matches!(typed_kind, SectionKind::Paragraph | SectionKind::Article) {
+        let spelled = serde_json::to_value(typed_kind).ok();
+        let same_kind: Vec<&Section> =
+            found.iter().filter(|s| spelled.as_ref().and_then(Value::as_str) == Some(s.kind.as_str())).collect();
+        if let [one] = same_kind.as_slice() {
+            return Ok((*one).clone());
+        }
+    }
     match found.len() {
         1 => Ok(found.into_iter().next().expect("one")),
         0 => {
@@ -290,7 +369,7 @@ pub fn find_section(g: &Generation, law: &Law, designation: &str) -> Result<Sect
                 ErrorCode::SectionNotFound,
                 format!("{} has no section {designation:?}", law.code),
                 format!(
-                    "{} labels its sections like {}; pass the number (\"823\", \"Art. 20\") or a key from get_law's table of contents. Only exact sections match.",
+                    "{} labels its sections like {}; pass the number (\"823\", \"Art. 20\", \"Art. 229 § 5\") or a key from get_law's table of contents. Only exact sections match.",
                     law.code,
                     if labels.is_empty() { "(no labelled sections)".to_string() } else { labels.join(", ") }
                 ),
@@ -389,15 +468,7 @@ pub fn get_law_section(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value
 /// `get_law(book, include?, offset?, length?, toc_offset?, toc_limit?)`.
 pub fn get_law(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
     let book = a.str_req("book", 200)?;
-    let include = a.str_list("include")?.unwrap_or_else(|| vec!["meta".into(), "toc".into()]);
-    for part in &include {
-        if !["meta", "toc", "text"].contains(&part.as_str()) {
-            return Err(ToolError::invalid(
-                format!("`include` has unknown part {part:?}"),
-                "Use any of \"meta\", \"toc\", \"text\".",
-            ));
-        }
-    }
+    let include = a.closed_list::<LawPart>("include")?.unwrap_or_else(|| vec![LawPart::Meta, LawPart::Toc]);
     let offset = a.int("offset", 0, 0, i64::MAX)?;
     let length = a.int("length", 20_000, 1, 100_000)?;
     let toc_offset = a.int("toc_offset", 0, 0, i64::MAX)?;
@@ -406,7 +477,7 @@ pub fn get_law(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolE
     let mut out = Map::new();
     out.insert("law".into(), law.summary());
     out.insert("included".into(), json!(include));
-    if include.iter().any(|p| p == "meta") {
+    if include.contains(&LawPart::Meta) {
         out.insert(
             "meta".into(),
             json!({
@@ -424,12 +495,13 @@ pub fn get_law(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolE
                 "notes": law.notes,
                 "section_count": law.section_count,
                 "text_length": law.text_length,
+                "norm_account": law.norm_account.to_json(),
                 "source_url": law.source_url(),
                 "xml_url": format!("{GII}/{}/xml.zip", law.slug),
             }),
         );
     }
-    if include.iter().any(|p| p == "toc") {
+    if include.contains(&LawPart::Toc) {
         let rows: Vec<Value> = g.store.with(|c| {
             let mut st = c.prepare_cached(
                 "SELECT toc_key, label, heading, kind, breadcrumb FROM sections WHERE law_id = ?1 ORDER BY ordinal LIMIT ?2 OFFSET ?3",
@@ -460,7 +532,7 @@ pub fn get_law(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolE
             }),
         );
     }
-    if include.iter().any(|p| p == "text") {
+    if include.contains(&LawPart::Text) {
         let text: String = g.store.with(|c| {
             Ok(c.query_row("SELECT text FROM law_texts WHERE law_id = ?1", params![law.id], |r| r.get(0))?)
         })?;
@@ -575,7 +647,17 @@ pub fn parse_section_citation(q: &str) -> Option<(String, String)> {
         if let Some(n) = first.strip_prefix('§').filter(|n| is_number(n)) {
             (n.to_string(), strip_qualifiers(&tokens[1..]))
         } else if is_marker(first) && tokens.len() >= 3 && is_number(tokens[1]) {
-            (format!("{} {}", tokens[0], tokens[1]), strip_qualifiers(&tokens[2..]))
+            // `Art. 229 § 5 EGBGB`: a § inside an article is one designation.
+            let is_article = first.to_lowercase().starts_with("art");
+            match (tokens.get(2), tokens.get(3)) {
+                (Some(&"§"), Some(n)) if is_article && is_number(n) && tokens.len() >= 5 => {
+                    (format!("{} {} § {n}", tokens[0], tokens[1]), strip_qualifiers(&tokens[4..]))
+                }
+                (Some(t), _) if is_article && t.strip_prefix('§').is_some_and(is_number) && tokens.len() >= 4 => {
+                    (format!("{} {} {t}", tokens[0], tokens[1]), strip_qualifiers(&tokens[3..]))
+                }
+                _ => (format!("{} {}", tokens[0], tokens[1]), strip_qualifiers(&tokens[2..])),
+            }
         } else if tokens.len() >= 3 && is_marker(tokens[1]) && is_number(tokens[2]) {
             // Law-first: `BGB § 823`.
             let book = tokens[0].to_string();
@@ -669,7 +751,7 @@ pub fn search_laws(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
         words_query(&words, &fields, occur, filter)
     };
     let searcher = g.laws_reader.searcher();
-    let mut match_mode = "all_terms";
+    let mut match_mode = MatchMode::AllTerms;
     let mut rows = Vec::new();
     let mut total = 0usize;
     if !words.is_empty() {
@@ -678,7 +760,7 @@ pub fn search_laws(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
         if count == 0 && words.len() > 1 {
             q = build(Occur::Should);
             (top, count) = searcher.search(&q, &(TopDocs::with_limit(limit + 1).order_by_score(), Count))?;
-            match_mode = "any_term";
+            match_mode = MatchMode::AnyTerm;
         }
         total = count;
         let mut highlighter = crate::snippets::Highlighter::new(&words);
@@ -703,12 +785,15 @@ pub fn search_laws(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
     let has_more = rows.len() > limit;
     rows.truncate(limit);
     out.insert("query".into(), json!(query));
-    out.insert("mode".into(), json!(if exact.is_some() { "exact_citation_then_keyword" } else { "keyword" }));
+    out.insert(
+        "mode".into(),
+        json!(if exact.is_some() { SearchMode::ExactCitationThenKeyword } else { SearchMode::Keyword }),
+    );
     out.insert("match_mode".into(), json!(match_mode));
     out.insert("total_matching_sections".into(), json!(total));
     out.insert(
         "total_basis".into(),
-        json!(if match_mode == "all_terms" {
+        json!(if match_mode == MatchMode::AllTerms {
             "law_sections_containing_every_query_word"
         } else {
             "law_sections_containing_any_query_word"
@@ -753,6 +838,24 @@ pub fn platform_info(g: &Generation, _a: &Args<'_>) -> Result<Map<String, Value>
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )?)
     })?;
+    let norm_account = g.store.with(|c| {
+        let mut st = c.prepare_cached(
+            "SELECT section_count, norms, norms_header, norms_headings, norms_dropped, norms_text_bearing FROM laws",
+        )?;
+        let mut total = NormAccount::default();
+        let mut laws_text_without_rows = 0i64;
+        let rows = st.query_map([], |r| Ok(NormAccount { section_rows: r.get(0)?, ..norm_account_from_row(r, 1)? }))?;
+        for a in rows {
+            let a = a?;
+            if a.section_rows == 0 && a.text_bearing > 0 {
+                laws_text_without_rows += 1;
+            }
+            total.add(&a);
+        }
+        Ok((total, laws_text_without_rows))
+    })?;
+    let mut norm_totals = norm_account.0.to_json();
+    norm_totals["laws_with_text_but_no_rows"] = json!(norm_account.1);
     let builddates: (Option<String>, Option<String>) = g.store.with(|c| {
         Ok(c.query_row("SELECT MIN(builddate), MAX(builddate) FROM laws", [], |r| Ok((r.get(0)?, r.get(1)?)))?)
     })?;
@@ -765,6 +868,7 @@ pub fn platform_info(g: &Generation, _a: &Args<'_>) -> Result<Map<String, Value>
             "laws": laws,
             "sections": sections,
             "sections_with_text": with_text,
+            "norm_account": norm_totals,
             "builddate_range": {"earliest": builddates.0, "latest": builddates.1},
             "toc_snapshot": m.sources.get("gii"),
             "scope_note": "Federal law only; Land law is not held.",
@@ -799,6 +903,9 @@ mod tests {
         assert_eq!(p("SGB V § 5"), None, "a two-token book before § is not parsed as law-first");
         assert_eq!(p("Notwehr"), None);
         assert_eq!(p("§ 823"), None);
+        assert_eq!(p("Art. 229 § 5 EGBGB"), Some(("Art. 229 § 5".into(), "EGBGB".into())));
+        assert_eq!(p("Art. 229 §5 Abs. 1 EGBGB"), Some(("Art. 229 §5".into(), "EGBGB".into())));
+        assert_eq!(p("Art. 97 § 1 EGAO"), Some(("Art. 97 § 1".into(), "EGAO".into())));
     }
 
     #[test]
@@ -831,5 +938,10 @@ mod tests {
             Some("https://www.gesetze-im-internet.de/bgb/__90a.html")
         );
         assert_eq!(section_url("x", Some("Anlage 1")), None);
+        assert_eq!(
+            section_url("bgbeg", Some("Art. 229 § 5")).as_deref(),
+            Some("https://www.gesetze-im-internet.de/bgbeg/art_229__5.html")
+        );
+        assert_eq!(section_url("x", Some("Art. 1 §§ 1 bis 5")), None);
     }
 }
