@@ -2,10 +2,10 @@
 //! (`decisions`, `decision_file_numbers`, `courts` with measured holdings) and passages in
 //! the `decisions/` tantivy index.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
-use anyhow::Result;
+use anyhow::{Context, Result, bail};
 use extract::courts::{Court, CourtTable, fold};
 use extract::decision_stage::{self, DecisionRecord};
 use rusqlite::{Connection, params};
@@ -13,6 +13,7 @@ use tantivy::TantivyDocument;
 
 use crate::decisions_index::{DecisionFields, passages};
 use crate::store::file_number_norm;
+use model::LawCitationStatus;
 use resolve::case_law::{self, DecisionCitations};
 
 #[derive(Debug, Default, Clone)]
@@ -53,14 +54,52 @@ pub fn court_keys(c: &Court) -> Vec<String> {
     keys
 }
 
-/// Per held court: the court, its decision count, earliest and latest date.
-type Holdings = BTreeMap<String, (Court, u64, Option<String>, Option<String>)>;
+/// The courts of the decisions written, by canonical name (their holdings are counted in SQL
+/// from `decision_facts`, the one definition every tool reads).
+type Holdings = BTreeMap<String, Court>;
 
+/// resolve's citations joined to the decisions by decision id, read and checked before a
+/// build starts (see [`read_citations_input`]).
+pub struct CitationsInput {
+    by_id: HashMap<String, DecisionCitations>,
+    /// Each decision's row id: its 1-based position in `decisions.jsonl`.
+    row_ids: BTreeMap<String, i64>,
+}
+
+/// resolve's citations keyed by decision id ([`case_law::read_citations_by_id`]), for
+/// [`write`]; `None` when no decisions are held. A missing, unreadable, truncated or garbled
+/// `citations.jsonl`, or one whose decisions are not exactly those of `decisions.jsonl`, is an
+/// error naming the file (and the line or decision).
+pub fn read_citations_input(data_dir: &Path) -> Result<Option<CitationsInput>> {
+    if decision_stage::read_manifest(data_dir)?.is_none() {
+        return Ok(None);
+    }
+    let p = case_law::citations_path(data_dir);
+    let by_id = case_law::read_citations_by_id(data_dir)?
+        .with_context(|| format!("{} is missing: run `resolve` before `index` (decisions are held)", p.display()))?;
+    let row_ids = decision_row_ids(data_dir)?;
+    if let Some(id) = row_ids.keys().find(|id| !by_id.contains_key(*id)) {
+        bail!(
+            "{} has no line for decision {id} (truncated, or from another run of extract): rerun `resolve`",
+            p.display()
+        );
+    }
+    if let Some(stray) = by_id.keys().filter(|id| !row_ids.contains_key(*id)).min() {
+        bail!(
+            "{} holds citations of decision {stray}, which decisions.jsonl does not hold: rerun `resolve`",
+            p.display()
+        );
+    }
+    Ok(Some(CitationsInput { by_id, row_ids }))
+}
+
+/// `citations`: from [`read_citations_input`], joined to the decisions by decision id.
 pub fn write(
     data_dir: &Path,
     conn: &Connection,
     writer: &mut tantivy::IndexWriter<TantivyDocument>,
     f: &DecisionFields,
+    citations: Option<CitationsInput>,
 ) -> Result<DecisionCounts> {
     let mut counts = DecisionCounts::default();
     let Some(manifest) = decision_stage::read_manifest(data_dir)? else {
@@ -70,6 +109,8 @@ pub fn write(
     counts.records_read = manifest.records_read as u64;
     counts.records_failed = manifest.failed.len() as u64;
     let mut held: Holdings = BTreeMap::new();
+    // (source, record id) of every copy written, primary or merged: what the toc is measured against.
+    let mut held_sources: BTreeSet<(String, String)> = BTreeSet::new();
     let mut ins_dec = conn.prepare(
         "INSERT INTO decisions (id, ext_id, court_id, court_name_raw, chamber, date, date_raw, date_confidence, ecli,
             ecli_date_agrees, document_type, document_type_raw, title, file_numbers, norms_raw, source_format, flags,
@@ -79,17 +120,22 @@ pub fn write(
     let mut ins_fn =
         conn.prepare("INSERT INTO decision_file_numbers (fn_norm, file_number, decision_id) VALUES (?1, ?2, ?3)")?;
     let mut court_of: Vec<(i64, String)> = Vec::new();
-    // Citations of the same run, one per decision in the same order (resolve writes them so).
-    let citations: Vec<DecisionCitations> = match case_law::read_citations(data_dir) {
-        Ok(it) => it.collect::<Result<_>>()?,
-        Err(_) => Vec::new(),
+    // Citations of the same run, joined to the decisions by decision id (never by line).
+    let cites_path = case_law::citations_path(data_dir);
+    let Some(CitationsInput { by_id: mut citations, row_ids: ext_to_id }) = citations else {
+        bail!("decisions are held but their citations were not read")
     };
-    let ext_to_id: BTreeMap<String, i64> =
-        citations.iter().enumerate().map(|(i, c)| (c.id.clone(), i as i64 + 1)).collect();
     for (i, rec) in decision_stage::read_records(data_dir)?.enumerate() {
         let rec: DecisionRecord = rec?;
         let id = i as i64 + 1;
-        let cites = citations.get(i).filter(|c| c.id == rec.id);
+        let Some(cites) = citations.remove(&rec.id) else {
+            bail!(
+                "{} has no line for decision {} (truncated, or from another run of extract): rerun `resolve`",
+                cites_path.display(),
+                rec.id
+            );
+        };
+        let cites = Some(&cites);
         let m = &rec.doc.meta;
         let text_chars = rec.doc.text.chars().count();
         ins_dec.execute(params![
@@ -120,23 +166,17 @@ pub fn write(
             ins_fn.execute(params![file_number_norm(fnum), fnum, id])?;
         }
         if let Some(c) = &rec.court {
-            let e = held.entry(c.name.clone()).or_insert_with(|| (c.clone(), 0, None, None));
-            e.1 += 1;
-            if let Some(d) = &m.date {
-                if e.2.as_ref().is_none_or(|x| d < x) {
-                    e.2 = Some(d.clone());
-                }
-                if e.3.as_ref().is_none_or(|x| d > x) {
-                    e.3 = Some(d.clone());
-                }
-            }
+            held.entry(c.name.clone()).or_insert_with(|| c.clone());
             court_of.push((id, c.name.clone()));
         }
+        held_sources.extend(rec.sources.iter().map(|s| (s.source.clone(), s.record_id.clone())));
+        // The Normenkette tokens that count for this decision (`cited_norm`, `decision_norms`).
+        let mut norms = Vec::new();
         if let Some(c) = cites {
-            write_citations(conn, id, c, &ext_to_id)?;
+            norms = write_citations(conn, id, c, m.date.as_deref(), &ext_to_id)?;
             counts.citations += (c.laws.len() + c.cases.len()) as u64;
         }
-        counts.passages += index_passages(writer, f, id as u64, &rec, cites)?;
+        counts.passages += index_passages(writer, f, id as u64, &rec, cites, &norms)?;
         counts.decisions += 1;
     }
     drop(ins_dec);
@@ -146,73 +186,220 @@ pub fn write(
     for (dec, name) in court_of {
         upd.execute(params![ids.get(&name), dec])?;
     }
+    count_holdings(conn)?;
     counts.courts_held = held.len() as u64;
     counts.edges = write_edges(conn)?;
+    write_unheld_case_citations(conn)?;
+    write_coverage_measured(data_dir, conn, &held_sources)?;
     Ok(counts)
 }
 
+/// Each decision's row id (its 1-based position in `decisions.jsonl`), read without the texts.
+fn decision_row_ids(data_dir: &Path) -> Result<BTreeMap<String, i64>> {
+    use std::io::BufRead;
+    #[derive(serde::Deserialize)]
+    struct IdOnly {
+        id: String,
+    }
+    let p = decision_stage::records_path(data_dir);
+    let f = std::fs::File::open(&p).with_context(|| format!("cannot open {}", p.display()))?;
+    let mut ids = BTreeMap::new();
+    for (i, line) in std::io::BufReader::new(f).lines().enumerate() {
+        let line = line.with_context(|| format!("{}: line {} is unreadable", p.display(), i + 1))?;
+        let rec: IdOnly = serde_json::from_str(&line)
+            .with_context(|| format!("{}: line {} is not a decision", p.display(), i + 1))?;
+        ids.insert(rec.id, i as i64 + 1);
+    }
+    Ok(ids)
+}
+
 /// Every court of the reference table plus every court held that is not in it; holdings
-/// (count, earliest, latest) are measured from the decisions written.
+/// (count, earliest, latest) are filled by [`count_holdings`] once decisions name their court.
 fn write_courts(conn: &Connection, held: &Holdings) -> Result<BTreeMap<String, i64>> {
     let mut all: BTreeMap<String, Court> = BTreeMap::new();
     for c in CourtTable::shipped().rows() {
         all.entry(c.name.clone()).or_insert_with(|| c.clone());
     }
-    for (name, (c, ..)) in held {
+    for (name, c) in held {
         all.entry(name.clone()).or_insert_with(|| c.clone());
     }
     let mut ins = conn.prepare(
         "INSERT INTO courts (id, name, court_type, branch, level, land, city, ecli_code, citation_name,
             in_reference_table, decision_count, earliest, latest)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0, NULL, NULL)",
     )?;
     let mut ids = BTreeMap::new();
     for (i, (name, c)) in all.iter().enumerate() {
         let id = i as i64 + 1;
-        let (n, earliest, latest) = held.get(name).map(|h| (h.1, h.2.clone(), h.3.clone())).unwrap_or((0, None, None));
         ins.execute(params![
             id,
             c.name,
             c.court_type,
-            c.branch,
+            c.branch.as_str(),
             c.level,
             c.land,
             c.city,
             c.ecli_code,
             c.citation_name,
             c.in_reference_table,
-            n as i64,
-            earliest,
-            latest
         ])?;
         ids.insert(name.clone(), id);
     }
     Ok(ids)
 }
 
+/// Each court's holdings (count, earliest, latest) from `decision_facts`, the view every count
+/// of the server reads, so `list_courts` and the breakdowns cannot disagree.
+fn count_holdings(conn: &Connection) -> Result<()> {
+    conn.execute_batch(
+        "UPDATE courts SET
+            decision_count = (SELECT COUNT(*) FROM decision_facts f WHERE f.court_id = courts.id),
+            earliest = (SELECT MIN(f.date) FROM decision_facts f WHERE f.court_id = courts.id),
+            latest = (SELECT MAX(f.date) FROM decision_facts f WHERE f.court_id = courts.id);",
+    )?;
+    Ok(())
+}
+
+/// Case citations of held decisions that name a file number resolve could bind to nothing we
+/// hold, keyed by the file-number form look-ups use: a pointer that such a decision exists
+/// (`evidence.attested_by` of the checker), never a binding.
+fn write_unheld_case_citations(conn: &Connection) -> Result<()> {
+    type Row = (String, Option<String>, Option<String>, Option<String>, i64);
+    let rows: Vec<Row> = {
+        let mut st = conn.prepare(
+            "SELECT file_number, court, court_raw, date, decision_id FROM decision_citations
+             WHERE kind = 'case' AND target_id IS NULL AND file_number IS NOT NULL
+               AND status IN ('unresolved_no_match', 'unresolved_out_of_coverage') AND candidates = '[]'",
+        )?;
+        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?
+            .collect::<rusqlite::Result<_>>()?
+    };
+    let mut ins = conn.prepare(
+        "INSERT INTO unheld_case_citations (fn_norm, court, court_raw, date, decision_id) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for (number, court, court_raw, date, decision) in rows {
+        ins.execute(params![file_number_norm(&number), court, court_raw, date, decision])?;
+    }
+    Ok(())
+}
+
+/// The coverage map's decision buckets measured against the rii toc of the catalog (the toc
+/// this run fetched): claimed next to measured exhaustive, in `coverage_measured`. No catalog
+/// or no rii toc read: nothing is exhaustive.
+fn write_coverage_measured(data_dir: &Path, conn: &Connection, held: &BTreeSet<(String, String)>) -> Result<()> {
+    let catalog_path = data_dir.join("catalog.sqlite");
+    let items = if catalog_path.is_file() {
+        ingest::catalog::Catalog::open(data_dir)?.toc(ingest::rii::SOURCE)?
+    } else {
+        Vec::new()
+    };
+    let table = CourtTable::shipped();
+    let toc: Vec<coverage_map::TocEntry> = items
+        .iter()
+        .map(|it| {
+            let entry: Option<ingest::rii::RiiTocEntry> =
+                it.extra.as_deref().and_then(|e| serde_json::from_str(e).ok());
+            let court = entry.as_ref().and_then(|e| table.canonical(&e.gericht)).map(|c| c.name);
+            let date = entry.as_ref().and_then(|e| iso_of_compact_date(&e.entsch_datum));
+            let held = held.contains(&(ingest::rii::SOURCE.to_string(), it.key.clone()));
+            coverage_map::TocEntry { key: it.key.clone(), court, date, held }
+        })
+        .collect();
+    let measured = coverage_map::measure(&coverage_map::shipped(), (!toc.is_empty()).then_some(toc.as_slice()));
+    let mut ins = conn.prepare(
+        "INSERT INTO coverage_measured (bucket, court, claimed_exhaustive, toc_read, toc_items_in_window, held, missing,
+            measured_exhaustive, not_exhaustive_because, missing_keys)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?;
+    for m in measured {
+        ins.execute(params![
+            m.bucket,
+            m.court,
+            m.claimed_exhaustive,
+            m.toc_read,
+            m.toc_items_in_window as i64,
+            m.held as i64,
+            m.missing as i64,
+            m.measured_exhaustive,
+            m.not_exhaustive_because,
+            serde_json::to_string(&m.missing_keys)?,
+        ])?;
+    }
+    Ok(())
+}
+
+/// `20180822` (the rii toc's form) → `2018-08-22`; None when it is not eight digits.
+fn iso_of_compact_date(d: &str) -> Option<String> {
+    let d = d.trim();
+    (d.len() == 8 && d.bytes().all(|b| b.is_ascii_digit())).then(|| format!("{}-{}-{}", &d[..4], &d[4..6], &d[6..]))
+}
+
 /// Whether a cited § / Artikel (and Absatz) exists in the current text of the law it names.
-fn bind_law(
-    conn: &Connection,
-    book: Option<&str>,
-    section: &str,
-    absatz: Option<&str>,
-) -> Result<(Option<i64>, &'static str)> {
-    let Some(book) = book else { return Ok((None, "book_not_named")) };
+/// `decided`: the citing decision's date; a decision dated before the law's Ausfertigung
+/// cannot cite it (it cites a predecessor or another law of that name): `predates_law`.
+/// `state_law`: the scanner read the book as Land law (`IFG Bln`): never bound to a federal law.
+/// What one law citation names: Land law or not, the book, the § / Artikel and its unit, the Absatz.
+struct CitedLaw<'a> {
+    state_law: bool,
+    book: Option<&'a str>,
+    section: &'a str,
+    unit: extract::citations::LawUnit,
+    absatz: Option<&'a str>,
+}
+
+impl<'a> From<&'a resolve::case_law::LawRef> for CitedLaw<'a> {
+    fn from(l: &'a resolve::case_law::LawRef) -> CitedLaw<'a> {
+        CitedLaw {
+            state_law: l.state_law.is_some(),
+            book: l.book.as_deref(),
+            section: &l.section,
+            unit: l.unit,
+            absatz: l.absatz.as_deref(),
+        }
+    }
+}
+
+impl<'a> From<&'a extract::citations::LawCitation> for CitedLaw<'a> {
+    fn from(l: &'a extract::citations::LawCitation) -> CitedLaw<'a> {
+        CitedLaw {
+            state_law: l.state_law.is_some(),
+            book: l.book.as_deref(),
+            section: &l.section,
+            unit: l.unit,
+            absatz: l.absatz.as_deref(),
+        }
+    }
+}
+
+fn bind_law(conn: &Connection, cited: CitedLaw<'_>, decided: Option<&str>) -> Result<(Option<i64>, LawCitationStatus)> {
+    let CitedLaw { state_law, book, section, unit, absatz } = cited;
+    if state_law {
+        return Ok((None, LawCitationStatus::StateLaw));
+    }
+    let Some(book) = book else { return Ok((None, LawCitationStatus::BookNotNamed)) };
     let norm = resolve::book_codes::normalise_book_code(book);
     let mut st = conn.prepare_cached(
         "SELECT DISTINCT law_id FROM book_codes WHERE code_norm = ?1 AND tier = (SELECT MIN(tier) FROM book_codes WHERE code_norm = ?1)",
     )?;
     let laws: Vec<i64> = st.query_map(params![norm], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
     let law = match laws.as_slice() {
-        [] => return Ok((None, "statute_unknown")),
+        [] => return Ok((None, LawCitationStatus::StatuteUnknown)),
         [one] => *one,
-        _ => return Ok((None, "book_ambiguous")),
+        _ => return Ok((None, LawCitationStatus::BookAmbiguous)),
     };
-    let key = extract::law::section_key(section);
-    let mut st = conn.prepare_cached("SELECT absaetze FROM sections WHERE law_id = ?1 AND key = ?2")?;
-    let rows: Vec<String> = st.query_map(params![law, key], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+    // gii's `ausfertigung-datum` is the original Ausfertigung, also for a law whose current
+    // text is a Neufassung (StGB: 1871-05-15, "Neugefasst durch Bek. v. 13.11.1998").
+    let mut st = conn.prepare_cached("SELECT ausfertigung_datum FROM laws WHERE id = ?1")?;
+    let enacted: Option<String> = st.query_row(params![law], |r| r.get(0))?;
+    if let (Some(decided), Some(enacted)) = (decided.filter(|d| date_number(d).is_some()), enacted.as_deref())
+        && date_number(enacted).is_some()
+        && decided < enacted
+    {
+        return Ok((None, LawCitationStatus::PredatesLaw));
+    }
+    let rows = crate::store::cited_section_absaetze(conn, law, section, unit)?;
     if rows.is_empty() {
-        return Ok((Some(law), "section_absent_in_current_text"));
+        return Ok((Some(law), LawCitationStatus::SectionAbsentInCurrentText));
     }
     if let Some(a) = absatz {
         let has = rows.iter().any(|j| {
@@ -224,21 +411,31 @@ fn bind_law(
         // lacks the Absatz is a finding.
         let numbered = rows.iter().any(|j| j.len() > 2);
         if numbered && !has {
-            return Ok((Some(law), "absatz_absent_in_current_text"));
+            return Ok((Some(law), LawCitationStatus::AbsatzAbsentInCurrentText));
         }
     }
-    Ok((Some(law), "bound"))
+    Ok((Some(law), LawCitationStatus::Bound))
 }
 
-fn write_citations(conn: &Connection, id: i64, c: &DecisionCitations, ext_to_id: &BTreeMap<String, i64>) -> Result<()> {
+/// Writes the decision's citations; returns its Normenkette tokens that count (see
+/// [`counted_norms`]).
+fn write_citations(
+    conn: &Connection,
+    id: i64,
+    c: &DecisionCitations,
+    decided: Option<&str>,
+    ext_to_id: &BTreeMap<String, i64>,
+) -> Result<Vec<String>> {
     // One table for both kinds; each insert names only the columns of its kind (the rest stay null).
     let mut ins_law = conn.prepare_cached(
         "INSERT INTO decision_citations (decision_id, kind, start, end, raw, canonical, parents, book, section, absatz,
             chain, law_id, law_status)
          VALUES (?1, 'law', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?;
+    let mut statuses = Vec::with_capacity(c.laws.len());
     for l in &c.laws {
-        let (law_id, status) = bind_law(conn, l.book.as_deref(), &l.section, l.absatz.as_deref())?;
+        let (law_id, status) = bind_law(conn, l.into(), decided)?;
+        statuses.push(status);
         let parents = serde_json::to_string(&l.parents)?;
         ins_law.execute(params![
             id,
@@ -252,7 +449,7 @@ fn write_citations(conn: &Connection, id: i64, c: &DecisionCitations, ext_to_id:
             l.absatz,
             l.chain,
             law_id,
-            status
+            status.as_str()
         ])?;
     }
     let mut ins_case = conn.prepare_cached(
@@ -269,25 +466,56 @@ fn write_citations(conn: &Connection, id: i64, c: &DecisionCitations, ext_to_id:
             k.end as i64,
             k.raw,
             k.canonical,
-            k.kind,
+            k.kind.as_str(),
             k.court,
             k.court_raw,
             k.date,
             k.file_number,
-            k.status,
+            k.status.as_str(),
             target,
             candidates,
-            k.withheld,
-            k.role,
+            k.withheld.map(|w| w.as_str()),
+            k.role.as_str(),
             k.note
         ])?;
     }
+    let norms = counted_norms(conn, c, &statuses, decided)?;
     let mut ins_norm =
         conn.prepare_cached("INSERT INTO decision_norms (decision_id, norm, from_norm_field) VALUES (?1, ?2, ?3)")?;
-    for n in &c.norms {
+    for n in &norms {
         ins_norm.execute(params![id, n, c.norms_from_norm_field.contains(n)])?;
     }
-    Ok(())
+    Ok(norms)
+}
+
+/// The decision's Normenkette tokens without those made only by citations whose status does
+/// not count as citing the law ([`LawCitationStatus::counts_as_citing`]; `statuses[i]` is the
+/// status of `c.laws[i]`). A token of the rii `<norm>` field is bound like a text citation.
+fn counted_norms(
+    conn: &Connection,
+    c: &DecisionCitations,
+    statuses: &[LawCitationStatus],
+    decided: Option<&str>,
+) -> Result<Vec<String>> {
+    let mut counted: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut uncounted: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for (l, status) in c.laws.iter().zip(statuses) {
+        let set = if status.counts_as_citing() { &mut counted } else { &mut uncounted };
+        set.extend(std::iter::once(l.canonical.as_str()).chain(l.parents.iter().map(String::as_str)));
+    }
+    let vocab = extract::citations::LawVocabulary::shipped();
+    for token in &c.norms_from_norm_field {
+        let ex = extract::citations::extract(token, vocab);
+        if let Some(l) = ex.laws.iter().find(|l| l.book.is_some()) {
+            let (_, status) = bind_law(conn, l.into(), decided)?;
+            if !status.counts_as_citing() {
+                uncounted.insert(token.as_str());
+            } else {
+                counted.insert(token.as_str());
+            }
+        }
+    }
+    Ok(c.norms.iter().filter(|n| counted.contains(n.as_str()) || !uncounted.contains(n.as_str())).cloned().collect())
 }
 
 /// Distinct resolved, not withheld edges, and each decision's citing count.
@@ -309,6 +537,7 @@ fn index_passages(
     decision_id: u64,
     rec: &DecisionRecord,
     cites: Option<&DecisionCitations>,
+    norms: &[String],
 ) -> Result<u64> {
     let m = &rec.doc.meta;
     let chars: Vec<char> = rec.doc.text.chars().collect();
@@ -349,10 +578,10 @@ fn index_passages(
         for k in &court {
             doc.add_text(f.court, k);
         }
+        // No court recorded, no branch recorded: such a decision matches no branch filter
+        // (the counts file it under branch null, see `decision_facts`).
         if let Some(c) = &rec.court {
-            doc.add_text(f.branch, &c.branch);
-        } else {
-            doc.add_text(f.branch, "unbekannt");
+            doc.add_text(f.branch, c.branch.as_str());
         }
         if let Some(t) = &m.document_type {
             doc.add_text(f.document_type, fold(t));
@@ -364,10 +593,11 @@ fn index_passages(
             doc.add_text(f.file_number, file_number_norm(fnum));
         }
         if let Some(c) = cites {
-            for n in &c.norms {
+            for n in norms {
                 doc.add_text(f.cited_norm, n);
             }
-            for k in c.cases.iter().filter(|k| k.status == "resolved" && k.withheld.is_none()) {
+            for k in c.cases.iter().filter(|k| k.status == model::CaseCitationStatus::Resolved && k.withheld.is_none())
+            {
                 if let Some(t) = &k.target {
                     doc.add_text(f.cited_case, t);
                 }

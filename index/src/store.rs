@@ -31,7 +31,13 @@ CREATE TABLE laws (
     notes TEXT,
     section_count INTEGER NOT NULL,
     text_length INTEGER NOT NULL,  -- code points of law_texts.text
-    xml_sha256 TEXT NOT NULL
+    xml_sha256 TEXT NOT NULL,
+    -- The norm account: norms = section_count + norms_header + norms_headings + dropped.
+    norms INTEGER NOT NULL,        -- <norm> elements in the law's XML
+    norms_header INTEGER NOT NULL, -- 1: the header norm made no row (0: its text is a row)
+    norms_headings INTEGER NOT NULL, -- pure headings (no text), breadcrumb only
+    norms_dropped TEXT NOT NULL,   -- JSON object {NormDropReason: count}, every reason
+    norms_text_bearing INTEGER NOT NULL -- norms with text or footnotes, whatever became of them
 );
 CREATE TABLE book_codes (
     code_norm TEXT NOT NULL,
@@ -55,8 +61,8 @@ CREATE TABLE sections (
     law_id INTEGER NOT NULL,
     ordinal INTEGER NOT NULL,
     doknr TEXT NOT NULL,
-    label TEXT,                    -- enbez as printed
-    key TEXT,                      -- section_key(enbez)
+    label TEXT,                    -- designation: enbez as printed, `Art. 229 § 5`, or a heading unit's own
+    key TEXT,                      -- section_key(label)
     toc_key TEXT NOT NULL,         -- key if unique in the law, else doknr
     kind TEXT NOT NULL,
     heading TEXT,
@@ -128,13 +134,13 @@ CREATE TABLE decision_citations (
     absatz TEXT,
     chain TEXT,                        -- law: the Normenkette it belongs to
     law_id INTEGER,                    -- law: the bound law row, null when not bound
-    law_status TEXT,                   -- law: bound | section_absent_in_current_text | absatz_absent_in_current_text | statute_unknown (not held) | book_not_named | book_ambiguous
-    case_kind TEXT,
+    law_status TEXT,                   -- law: model::LawCitationStatus: bound | section_absent_in_current_text | absatz_absent_in_current_text | statute_unknown (not held) | book_not_named | book_ambiguous | predates_law (decision dated before the law's Ausfertigung) | state_law (Land law, never bound)
+    case_kind TEXT,                    -- case: model::CaseKind (file_number | reporter | ecli | eu_case | ecthr_application)
     court TEXT,
     court_raw TEXT,
     date TEXT,
     file_number TEXT,
-    status TEXT,                       -- case: resolved | unresolved_*
+    status TEXT,                       -- case: model::CaseCitationStatus (resolved | unresolved_*)
     target_id INTEGER,                 -- case: decisions.id when resolved
     candidates TEXT,                   -- case: JSON array of ext ids
     withheld TEXT,
@@ -161,12 +167,70 @@ CREATE TABLE decision_file_numbers (
 );
 CREATE INDEX dfn_norm ON decision_file_numbers(fn_norm);
 CREATE INDEX dfn_decision ON decision_file_numbers(decision_id);
+-- The one definition of a decision's count facts: every breakdown of every tool reads this
+-- (court null = not recorded, so branch null too; year = the date's first four characters).
+CREATE VIEW decision_facts AS
+    SELECT d.id AS decision_id, d.court_id, c.name AS court, c.branch AS branch, d.document_type, d.date,
+           CASE WHEN length(d.date) >= 4 THEN substr(d.date, 1, 4) END AS year
+    FROM decisions d LEFT JOIN courts c ON c.id = d.court_id;
+-- Coverage map decision buckets measured against the rii toc of this run (coverage_map::measure).
+CREATE TABLE coverage_measured (
+    bucket TEXT PRIMARY KEY,
+    court TEXT NOT NULL,
+    claimed_exhaustive INTEGER NOT NULL,
+    toc_read INTEGER NOT NULL,
+    toc_items_in_window INTEGER NOT NULL,
+    held INTEGER NOT NULL,
+    missing INTEGER NOT NULL,
+    measured_exhaustive INTEGER NOT NULL,
+    not_exhaustive_because TEXT,       -- no_toc_read | no_toc_item_in_window | toc_items_missing
+    missing_keys TEXT NOT NULL         -- JSON array, at most coverage_map::MISSING_LISTED
+);
+-- Case citations of held decisions naming a file number that binds to nothing held.
+CREATE TABLE unheld_case_citations (
+    fn_norm TEXT NOT NULL,
+    court TEXT,                        -- canonical court as resolve read it, null when unread
+    court_raw TEXT,
+    date TEXT,                         -- the date the citation prints, null when none
+    decision_id INTEGER NOT NULL       -- the citing decision
+);
+CREATE INDEX ucc_norm ON unheld_case_citations(fn_norm);
 "#;
 
 /// The form file numbers are looked up by: upper case, no spaces, `.` as `/`, NBSP folded, so
 /// `7 C 2.11`, `7 C 2/11` and `7C2.11` meet.
 pub fn file_number_norm(s: &str) -> String {
     resolve::case_law::file_number_key(s)
+}
+
+/// The Absätze (JSON arrays) of the sections of law `law_id` that a citation of `section` as a
+/// § or an Artikel (`unit`) can name, for index's binding and the checker alike. A section key
+/// ignores the unit (`§ 3` and `Art. 3` are both key `3`), so where the law holds the key only
+/// in the other unit (EGBGB has `Art. 3`, no `§ 3`) the citation names nothing there: no rows.
+/// Rows of the cited unit win when both exist (BAStrlSchG `§ 4` and `Art 4`); rows of neither
+/// unit (annexes, unlabelled) stay candidates.
+pub fn cited_section_absaetze(
+    conn: &Connection,
+    law_id: i64,
+    section: &str,
+    unit: extract::citations::LawUnit,
+) -> rusqlite::Result<Vec<String>> {
+    let key = extract::law::section_key(section);
+    let mut st = conn.prepare_cached("SELECT kind, absaetze FROM sections WHERE law_id = ?1 AND key = ?2")?;
+    let rows: Vec<(String, String)> =
+        st.query_map(params![law_id, key], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+    let (wanted, other) = match unit {
+        extract::citations::LawUnit::Paragraph => ("paragraph", "article"),
+        extract::citations::LawUnit::Article => ("article", "paragraph"),
+    };
+    let of = |kind: &str| rows.iter().filter(|(k, _)| k == kind).map(|(_, a)| a.clone()).collect::<Vec<_>>();
+    if rows.iter().any(|(k, _)| k == wanted) {
+        Ok(of(wanted))
+    } else if rows.iter().all(|(k, _)| k == other) {
+        Ok(Vec::new())
+    } else {
+        Ok(rows.into_iter().map(|(_, a)| a).collect())
+    }
 }
 
 /// The form ECLIs are looked up by: upper case, no spaces.

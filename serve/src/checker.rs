@@ -14,15 +14,19 @@
 
 use std::collections::BTreeMap;
 
-use extract::citations::{CaseCitation, CaseKind, LawCitation, LawVocabulary, RefusalReason, extract as scan};
+use extract::citations::{
+    CaseCitation, CaseKind, Extraction, LawCitation, LawVocabulary, RefusalReason, extract as scan,
+};
 use extract::courts::{CourtTable, cited_court_fits, fold};
 use index::Generation;
 use index::store::{ecli_norm, file_number_norm};
+use model::{LawCitationStatus, Verdict};
 use rusqlite::params;
 use serde_json::{Map, Value, json};
 
 use crate::answer::{ErrorCode, ToolError};
 use crate::args::Args;
+use crate::dating::TextDating;
 use crate::decisions::Decision;
 use crate::laws::{BookLookup, Law, lookup_book};
 use resolve::case_law::{Narrowed, narrow_by_court, narrow_by_date};
@@ -31,63 +35,6 @@ pub const MIN_CHARS: usize = 50;
 pub const MAX_CHARS: usize = 20_000;
 /// Losses listed at most; `extraction.losses_total` counts them all.
 const MAX_LOSSES_LISTED: usize = 200;
-
-/// Land suffixes and prefixes of Land-law abbreviations (`BauO LSA`, `BayBO`, `IFG NRW`).
-const LAND_MARKS: &[(&str, &str)] = &[
-    ("NRW", "Nordrhein-Westfalen"),
-    ("NW", "Nordrhein-Westfalen"),
-    ("LSA", "Sachsen-Anhalt"),
-    ("ST", "Sachsen-Anhalt"),
-    ("BW", "Baden-Württemberg"),
-    ("Bln", "Berlin"),
-    ("Bbg", "Brandenburg"),
-    ("BB", "Brandenburg"),
-    ("HH", "Hamburg"),
-    ("Hmb", "Hamburg"),
-    ("MV", "Mecklenburg-Vorpommern"),
-    ("M-V", "Mecklenburg-Vorpommern"),
-    ("RP", "Rheinland-Pfalz"),
-    ("RhPf", "Rheinland-Pfalz"),
-    ("SH", "Schleswig-Holstein"),
-    ("S-H", "Schleswig-Holstein"),
-    ("SL", "Saarland"),
-    ("Saarl", "Saarland"),
-    ("TH", "Thüringen"),
-    ("Thür", "Thüringen"),
-    ("SN", "Sachsen"),
-    ("Sächs", "Sachsen"),
-    ("HE", "Hessen"),
-    ("Hess", "Hessen"),
-    ("NI", "Niedersachsen"),
-    ("Nds", "Niedersachsen"),
-    ("BY", "Bayern"),
-    ("Bay", "Bayern"),
-    ("HB", "Bremen"),
-    ("Brem", "Bremen"),
-];
-
-/// Land laws known by name without a Land mark (the Land is then not told).
-const LAND_LAW_NAMES: &[&str] =
-    &["LBO", "NBauO", "HBO", "LBauO", "LIFG", "AIG", "HmbTG", "IZG", "LUIG", "LDSG", "LVwVfG"];
-
-/// The Land of a Land-law abbreviation, `Some(None)` when it is Land law of an untold Land.
-fn land_of(book: &str) -> Option<Option<&'static str>> {
-    let words: Vec<&str> = book.split_whitespace().collect();
-    if let Some(last) = words.last().filter(|_| words.len() > 1)
-        && let Some((_, land)) = LAND_MARKS.iter().find(|(m, _)| m == last)
-    {
-        return Some(Some(land));
-    }
-    let first = words.first()?;
-    for (mark, land) in LAND_MARKS.iter().filter(|(m, _)| m.len() >= 3) {
-        if let Some(rest) = first.strip_prefix(mark)
-            && rest.chars().next().is_some_and(char::is_uppercase)
-        {
-            return Some(Some(land));
-        }
-    }
-    LAND_LAW_NAMES.contains(first).then_some(None)
-}
 
 fn is_eu_or_international(book: &str) -> bool {
     let b = book.replace(['(', ')'], " ");
@@ -119,7 +66,7 @@ pub struct Finding {
     pub end: usize,
     pub raw: String,
     pub kind: &'static str,
-    pub verdict: &'static str,
+    pub verdict: Verdict,
     pub reason: Option<String>,
     /// Key of the distinct citation (the matched decision or law row, else the canonical form).
     pub key: String,
@@ -144,11 +91,26 @@ impl Finding {
 pub struct Checker<'g> {
     g: &'g Generation,
     reference_date: Option<String>,
+    /// What dates the checked text's law citations ([`Checker::dated_by`]).
+    dating: TextDating,
 }
 
 impl<'g> Checker<'g> {
     pub fn new(g: &'g Generation, reference_date: Option<String>) -> Self {
-        Checker { g, reference_date }
+        Checker { g, reference_date, dating: TextDating::default() }
+    }
+
+    /// Reads what dates the law citations of `text` (scanned as `ex`), so that
+    /// [`Checker::law_finding`] can tell a citation dated before the law existed.
+    pub fn dated_by(mut self, text: &str, ex: &Extraction) -> Self {
+        self.dating = TextDating::new(text, ex);
+        self
+    }
+
+    /// The date `l` is cited on, as the text or the reference date states it (see [`crate::dating`]).
+    fn citation_date(&self, l: &LawCitation) -> Option<(String, &'static str)> {
+        let reference = self.reference_date.as_deref().filter(|d| index::decision_writer::date_number(d).is_some());
+        self.dating.date_of(l, reference).map(|(d, basis)| (d, basis.as_str()))
     }
 
     /// The verdict for one law citation (field names and subdivision rules of seed 002).
@@ -161,7 +123,7 @@ impl<'g> Checker<'g> {
             end: l.end,
             raw: l.raw.clone(),
             kind: "law",
-            verdict: "unverifiable",
+            verdict: Verdict::Unverifiable,
             reason: None,
             key: l.canonical.clone(),
             body,
@@ -189,6 +151,26 @@ impl<'g> Checker<'g> {
             scope(&mut f, cited_subdivision, None, false);
             return Ok(f);
         };
+        // Land law (`IFG Bln`, `VwVfG-SH`, `BayBO`: the scanner's reading, the same table as the
+        // pipeline's): we hold federal law only, so it is neither verified against nor
+        // contradicted by the federal law of the same abbreviation.
+        if let Some(sl) = &l.state_law {
+            f.verdict = Verdict::NotFound;
+            evidence(&mut f, "state_law_out_of_scope", json!({"instrument": sl.instrument, "state": sl.state}));
+            f.body.insert(
+                "coverage".into(),
+                json!({"status": "out_of_scope", "scope": "no_state_law", "instrument": sl.instrument, "state": sl.state}),
+            );
+            f.body.insert(
+                "coverage_advisory".into(),
+                json!(format!(
+                    "Landesrecht{} wird nicht gehalten: Dieses Werkzeug prüft nur Bundesrecht. Die Norm ist damit weder bestätigt noch widerlegt.",
+                    sl.state.as_deref().map(|l| format!(" ({l})")).unwrap_or_default()
+                )),
+            );
+            scope(&mut f, cited_subdivision, None, false);
+            return Ok(f);
+        }
         let old_version = l.version.as_deref().is_some_and(|v| v.to_lowercase().contains('a'))
             || fold(&l.raw).contains("a f")
             || book.contains("a.F.");
@@ -227,21 +209,8 @@ impl<'g> Checker<'g> {
         let law: Law = match lookup_book(self.g, &book)? {
             BookLookup::Found(law) => *law,
             BookLookup::NotHeld => {
-                f.verdict = "not_found";
-                if let Some(land) = land_of(&book) {
-                    evidence(&mut f, "state_law_out_of_scope", json!({"instrument": book}));
-                    f.body.insert(
-                        "coverage".into(),
-                        json!({"status": "out_of_scope", "scope": "no_state_law", "instrument": book, "state": land}),
-                    );
-                    f.body.insert(
-                        "coverage_advisory".into(),
-                        json!(format!(
-                            "Landesrecht{} wird nicht gehalten: Dieses Werkzeug prüft nur Bundesrecht. Die Norm ist damit weder bestätigt noch widerlegt.",
-                            land.map(|l| format!(" ({l})")).unwrap_or_default()
-                        )),
-                    );
-                } else if is_eu_or_international(&book) {
+                f.verdict = Verdict::NotFound;
+                if is_eu_or_international(&book) {
                     evidence(&mut f, "eu_or_international_law_out_of_scope", json!({"instrument": book}));
                     f.body.insert(
                         "coverage".into(),
@@ -254,26 +223,27 @@ impl<'g> Checker<'g> {
                         ),
                     );
                 } else {
-                    evidence(&mut f, "statute_unknown", json!({"book": book}));
+                    evidence(&mut f, LawCitationStatus::StatuteUnknown.as_str(), json!({"book": book}));
                     f.body.insert("coverage".into(), json!({"status": "unknown", "instrument": book}));
                 }
                 scope(&mut f, cited_subdivision, None, false);
                 return Ok(f);
             }
             BookLookup::Ambiguous(ids) => {
-                evidence(&mut f, "book_ambiguous", json!({"book": book, "candidate_law_ids": ids}));
+                evidence(
+                    &mut f,
+                    LawCitationStatus::BookAmbiguous.as_str(),
+                    json!({"book": book, "candidate_law_ids": ids}),
+                );
                 scope(&mut f, cited_subdivision, None, false);
                 return Ok(f);
             }
         };
         f.body.insert("law".into(), law.summary());
         f.body.insert("law_id".into(), json!(law.id));
-        let key = extract::law::section_key(&l.section);
-        let absaetze: Vec<String> = self.g.store.with(|c| {
-            let mut st = c.prepare_cached("SELECT absaetze FROM sections WHERE law_id = ?1 AND key = ?2")?;
-            let rows = st.query_map(params![law.id, key], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
-            Ok(rows)
-        })?;
+        // The same rule as index's binding: `§ 3 EGBGB` names nothing in a law of Artikel.
+        let absaetze: Vec<String> =
+            self.g.store.with(|c| Ok(index::store::cited_section_absaetze(c, law.id, &l.section, l.unit)?))?;
         let unit = if matches!(l.unit, extract::citations::LawUnit::Article) { "Art." } else { "§" };
         f.key = format!(
             "{unit} {}{} {}",
@@ -281,6 +251,29 @@ impl<'g> Checker<'g> {
             l.absatz.as_deref().map(|a| format!(" Abs. {a}")).unwrap_or_default(),
             law.code
         );
+        // A law cannot be cited before its Ausfertigung (gii keeps the original one, also for a
+        // Neufassung): the sentence then means a predecessor or another law of that name.
+        if let (Some((stated, basis)), Some(enacted)) = (self.citation_date(l), &law.ausfertigung_datum)
+            && index::decision_writer::date_number(enacted).is_some()
+            && stated < *enacted
+        {
+            f.verdict = Verdict::Discrepancy;
+            evidence(
+                &mut f,
+                LawCitationStatus::PredatesLaw.as_str(),
+                json!({"law": law.code, "law_enacted": enacted, "stated_date": stated, "date_basis": basis,
+                       "section_in_current_text": !absaetze.is_empty()}),
+            );
+            f.body.insert(
+                "advisory".into(),
+                json!(format!(
+                    "Der Text datiert die Norm auf den {stated}; {} wurde erst am {enacted} ausgefertigt. Gemeint ist eine Vorgängerregelung oder ein anderes Gesetz dieses Namens; der geltende Text bestätigt das Zitat nicht.",
+                    law.code
+                )),
+            );
+            scope(&mut f, cited_subdivision, Some(!absaetze.is_empty()), false);
+            return Ok(f);
+        }
         if absaetze.is_empty() {
             let cited_by: i64 = self.g.store.with(|c| {
                 Ok(c.query_row(
@@ -291,11 +284,11 @@ impl<'g> Checker<'g> {
             })?;
             evidence(
                 &mut f,
-                "section_absent_in_current_text",
+                LawCitationStatus::SectionAbsentInCurrentText.as_str(),
                 json!({"law": law.code, "section": l.section, "decisions_citing_it": cited_by}),
             );
             // Decisions still cite it: the § existed; the citation contradicts the current text.
-            f.verdict = if cited_by > 0 { "discrepancy" } else { "not_found" };
+            f.verdict = if cited_by > 0 { Verdict::Discrepancy } else { Verdict::NotFound };
             if cited_by > 0 {
                 f.body.insert(
                     "section_absence_advisory".into(),
@@ -313,7 +306,7 @@ impl<'g> Checker<'g> {
                 .collect();
         let unchecked_note = (!below.is_empty()).then(|| format!("{} nicht geprüft", below.join(", ")));
         let Some(absatz) = l.absatz.as_deref() else {
-            f.verdict = "verified_corpus";
+            f.verdict = Verdict::VerifiedCorpus;
             scope(&mut f, "not_applicable", Some(true), true);
             f.body.insert("subdivision_check".into(), json!("not_checked"));
             f.body.insert("subdivision_advisory".into(), json!(unchecked_note));
@@ -326,7 +319,7 @@ impl<'g> Checker<'g> {
             .collect();
         let absatz_n: Option<u32> = absatz.trim().parse().ok();
         if numbers.iter().any(|n| n == absatz) {
-            f.verdict = "verified_corpus";
+            f.verdict = Verdict::VerifiedCorpus;
             scope(&mut f, "checked", Some(true), true);
             f.body.insert(
                 "subdivision_check".into(),
@@ -338,12 +331,12 @@ impl<'g> Checker<'g> {
             );
         } else if numbers.is_empty() && absatz_n.is_none_or(|n| n <= 1) {
             // A § without numbered Absätze cited as `Abs. 1`: undecidable, never verified.
-            f.verdict = "unverifiable";
+            f.verdict = Verdict::Unverifiable;
             evidence(&mut f, "absatz_unverified", json!({"note": "the section has no numbered Absätze"}));
             scope(&mut f, "unchecked", Some(true), true);
             f.body.insert("subdivision_check".into(), json!("absatz_unverified"));
         } else {
-            f.verdict = "discrepancy";
+            f.verdict = Verdict::Discrepancy;
             let cited_by: i64 = self.g.store.with(|c| {
                 Ok(c.query_row(
                     "SELECT COUNT(DISTINCT decision_id) FROM decision_norms WHERE norm = ?1",
@@ -353,7 +346,7 @@ impl<'g> Checker<'g> {
             })?;
             evidence(
                 &mut f,
-                "absatz_absent_in_current_text",
+                LawCitationStatus::AbsatzAbsentInCurrentText.as_str(),
                 json!({"absaetze_present": numbers, "absatz_cited_by_decisions": cited_by}),
             );
             scope(&mut f, "checked", Some(true), true);
@@ -387,7 +380,7 @@ impl<'g> Checker<'g> {
             end: c.end,
             raw: c.raw.clone(),
             kind: "case",
-            verdict: "unverifiable",
+            verdict: Verdict::Unverifiable,
             reason: None,
             key: c.canonical.clone(),
             body: Map::new(),
@@ -426,27 +419,7 @@ impl<'g> Checker<'g> {
         };
         if candidates.is_empty() {
             self.case_scope(&mut f, if c.court.is_some() { "unchecked" } else { "not_applicable" });
-            if let Some(boundary) = self.coverage_boundary(c)? {
-                f.verdict = "out_of_coverage";
-                f.reason = Some("outside_coverage_map".into());
-                f.body.insert("evidence".into(), json!({"reason": "outside_coverage_map"}));
-                f.body.insert(
-                    "coverage_advisory".into(),
-                    json!(format!(
-                        "Außerhalb des erfassten Bereichs ({} ab {}): Die Entscheidung ist nicht im Bestand, ihre Existenz ist damit weder bestätigt noch widerlegt.",
-                        boundary["label"].as_str().unwrap_or(""),
-                        boundary["from"].as_str().unwrap_or("?")
-                    )),
-                );
-                f.body.insert("coverage_boundary".into(), boundary);
-            } else {
-                f.verdict = "not_found";
-                f.reason = Some("no_decision_match".into());
-                f.body.insert(
-                    "evidence".into(),
-                    json!({"reason": "no_decision_match", "file_number": c.file_number, "ecli": c.ecli}),
-                );
-            }
+            self.unheld_case(&mut f, c)?;
             return Ok(f);
         }
         // Was the court the citation names compared? Only when it names one we can read.
@@ -475,7 +448,7 @@ impl<'g> Checker<'g> {
             }
         };
         if left.len() > 1 {
-            f.verdict = "ambiguous";
+            f.verdict = Verdict::Ambiguous;
             f.reason = Some("several_decisions_match".into());
             let dates: Vec<String> = left.iter().filter_map(|d| d.date.clone()).collect();
             f.body.insert(
@@ -517,7 +490,7 @@ impl<'g> Checker<'g> {
                 court_scope,
             ));
         }
-        f.verdict = "verified_corpus";
+        f.verdict = Verdict::VerifiedCorpus;
         f.key = d.ext_id.clone();
         f.body.insert("matched".into(), d.summary());
         self.case_scope(&mut f, court_scope);
@@ -544,7 +517,7 @@ impl<'g> Checker<'g> {
     }
 
     fn discrepancy(&self, mut f: Finding, reason: &str, found: &[&Decision], printed: Value, court: &str) -> Finding {
-        f.verdict = "discrepancy";
+        f.verdict = Verdict::Discrepancy;
         f.reason = Some(reason.into());
         f.body.insert(
             "evidence".into(),
@@ -554,27 +527,57 @@ impl<'g> Checker<'g> {
         f
     }
 
-    /// The coverage bucket a citation falls outside of, when its court and year are readable.
-    fn coverage_boundary(&self, c: &CaseCitation) -> Result<Option<Value>, ToolError> {
-        let (Some(court), Some(date)) = (c.court.as_deref(), c.date.as_deref()) else { return Ok(None) };
-        let Some(canonical) = CourtTable::shipped().canonical(court).filter(|x| x.in_reference_table) else {
-            return Ok(None);
+    /// A case citation nothing held matches: `not_found` only inside a window measured
+    /// exhaustive, else `out_of_coverage` with the boundary and its reason ([`crate::coverage`]).
+    /// Held decisions that cite the same court and file number are named in
+    /// `evidence.attested_by`: a pointer that the decision exists, never a verdict.
+    fn unheld_case(&self, f: &mut Finding, c: &CaseCitation) -> Result<(), ToolError> {
+        let attested = crate::coverage::attested_by(self.g, c)?;
+        let mut evidence = match crate::coverage::place(self.g, c)? {
+            crate::coverage::Placement::Exhaustive(window) => {
+                f.verdict = Verdict::NotFound;
+                f.reason = Some("no_decision_match".into());
+                json!({"reason": "no_decision_match", "file_number": c.file_number, "ecli": c.ecli, "window": window})
+            }
+            crate::coverage::Placement::Outside(boundary) => {
+                f.verdict = Verdict::OutOfCoverage;
+                f.reason = Some("outside_coverage_map".into());
+                let why = match boundary["reason"].as_str().unwrap_or("") {
+                    "court_not_printed" => "das Zitat nennt kein lesbares Gericht".to_string(),
+                    "date_not_printed" => "das Zitat nennt kein Datum".to_string(),
+                    "no_window_for_court" => "für dieses Gericht wird nichts vollständig erfasst".to_string(),
+                    "selection_only" => {
+                        "von diesem Gericht ist nur eine Auswahl (Open-Legal-Data-Dumps) im Bestand".to_string()
+                    }
+                    "outside_window" => format!(
+                        "{} ab {}",
+                        boundary["label"].as_str().unwrap_or(""),
+                        boundary["from"].as_str().unwrap_or("?")
+                    ),
+                    _ => format!(
+                        "{}: die Vollständigkeit ist für diesen Stand nicht nachgemessen",
+                        boundary["label"].as_str().unwrap_or("")
+                    ),
+                };
+                f.body.insert(
+                    "coverage_advisory".into(),
+                    json!(format!(
+                        "Außerhalb des vollständig erfassten Bereichs ({why}): Die Entscheidung ist nicht im Bestand, ihre Existenz ist damit weder bestätigt noch widerlegt."
+                    )),
+                );
+                f.body.insert("coverage_boundary".into(), boundary);
+                json!({"reason": "outside_coverage_map"})
+            }
         };
-        let map = coverage_map::shipped();
-        let buckets: Vec<&coverage_map::Bucket> =
-            map.buckets.iter().filter(|b| b.court.as_deref() == Some(canonical.name.as_str())).collect();
-        if buckets.is_empty() {
-            return Ok(None);
+        if !attested.is_empty() {
+            evidence["attested_by"] = json!(attested);
+            f.body.insert(
+                "attestation_advisory".into(),
+                json!("Entscheidungen im Bestand zitieren dieses Gericht mit diesem Aktenzeichen: ein Hinweis, dass es die Entscheidung gibt, keine Bestätigung des Zitats."),
+            );
         }
-        let inside = buckets.iter().any(|b| b.contains_date(date));
-        // The deciding range: the bucket whose start lies after the printed date, else the first.
-        let b = buckets.iter().find(|b| b.from.as_deref().is_some_and(|f| date < f)).unwrap_or(&buckets[0]);
-        Ok((!inside).then(|| {
-            json!({
-                "bucket": b.bucket, "label": b.label, "from": b.from, "until": b.until, "source": b.sources.join(", "),
-                "court": canonical.name, "printed_date": date,
-            })
-        }))
+        f.body.insert("evidence".into(), evidence);
+        Ok(())
     }
 }
 
@@ -632,7 +635,7 @@ fn cost_schedule_findings(text: &str, names: &[extract::citations::LawName]) -> 
             end: n.end,
             raw: raw.clone(),
             kind: "law",
-            verdict: "unverifiable",
+            verdict: Verdict::Unverifiable,
             reason: Some("cost_schedule_number_unchecked".into()),
             key: raw,
             body,
@@ -740,12 +743,16 @@ pub fn check_text(g: &Generation, text: &str, reference_date: Option<String>) ->
             "Send German legal text with its citations (e.g. a paragraph of a brief or decision).",
         ));
     }
-    let checker = Checker::new(g, reference_date.clone());
+    let checker = Checker::new(g, reference_date.clone()).dated_by(text, &ex);
     let mut findings: Vec<Finding> = Vec::new();
+    // Each finding is a few store look-ups; a text with thousands of citations stops at the
+    // call's deadline instead of running on after the caller was answered `timeout`.
     for l in &ex.laws {
+        crate::deadline::check()?;
         findings.push(checker.law_finding(l)?);
     }
     for c in &ex.cases {
+        crate::deadline::check()?;
         findings.push(checker.case_finding(c)?);
     }
     findings.extend(cost_schedule_findings(text, &ex.law_names));
@@ -775,13 +782,13 @@ pub fn check_text(g: &Generation, text: &str, reference_date: Option<String>) ->
         target: Option<String>,
         spellings: Vec<&'a str>,
         occurrences: usize,
-        verdict: &'static str,
+        verdict: Verdict,
         reason: Option<&'a str>,
         kind: &'static str,
     }
     let mut unique: Vec<Unique<'_>> = Vec::new();
     for f in &findings {
-        let resolved = f.kind == "case" && f.verdict == "verified_corpus";
+        let resolved = f.kind == "case" && f.verdict == Verdict::VerifiedCorpus;
         match unique.iter_mut().find(|u| u.key == f.key) {
             Some(u) => {
                 u.occurrences += 1;
@@ -804,7 +811,7 @@ pub fn check_text(g: &Generation, text: &str, reference_date: Option<String>) ->
     let mut verdict_counts: BTreeMap<&str, usize> = BTreeMap::new();
     let mut reason_counts: BTreeMap<&str, usize> = BTreeMap::new();
     for u in &unique {
-        *verdict_counts.entry(u.verdict).or_default() += 1;
+        *verdict_counts.entry(u.verdict.as_str()).or_default() += 1;
         if let Some(r) = u.reason {
             *reason_counts.entry(r).or_default() += 1;
         }
@@ -837,8 +844,8 @@ pub fn check_text(g: &Generation, text: &str, reference_date: Option<String>) ->
         "verdict_meanings".into(),
         json!({
             "verified_corpus": "the § (and cited Absatz) exists in the current text of a federal law we hold, or exactly one held decision matches and nothing printed contradicts it",
-            "not_found": "not in what we hold (see evidence.reason / coverage)",
-            "out_of_coverage": "court and year lie outside the coverage map: absence says nothing",
+            "not_found": "not in what we hold (see evidence.reason / coverage); for a decision only inside a window measured exhaustive (evidence.window)",
+            "out_of_coverage": "the decision is not held and its court and date lie in no window measured exhaustive: absence says nothing (coverage_boundary.reason says why; evidence.attested_by names held decisions citing it)",
             "ambiguous": "several held decisions match; see candidates",
             "unverifiable": "a tooling limit (see reason): neither confirmed nor refuted",
             "discrepancy": "found, but the citation contradicts it (see reason and evidence)",
@@ -886,7 +893,7 @@ pub fn validate_citation(g: &Generation, a: &Args<'_>) -> Result<Map<String, Val
         Some(f) => {
             let exact = f.raw.trim() == citation.trim()
                 && f.body.get("canonical").and_then(Value::as_str) == Some(citation.trim());
-            out.insert("found".into(), json!(f.verdict == "verified_corpus"));
+            out.insert("found".into(), json!(f.verdict == Verdict::VerifiedCorpus));
             out.insert("match_type".into(), json!(if exact { "exact" } else { "normalised: spacing, spelling and abbreviations folded; the § / file number itself is matched exactly" }));
             out.insert("finding".into(), f.json());
             out.insert("verdict".into(), json!(f.verdict));

@@ -9,10 +9,11 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use index::Generation;
+use model::{CitingSort, GraphDirection};
 use rusqlite::params;
 use serde_json::{Map, Value, json};
 
-use crate::answer::{ErrorCode, ToolError};
+use crate::answer::ToolError;
 use crate::args::Args;
 use crate::decisions::{Decision, canonical_norm, decision_by_id, resolve_decision};
 
@@ -96,7 +97,7 @@ pub fn get_case_references(g: &Generation, a: &Args<'_>) -> Result<Map<String, V
     out.insert(
         "statuses".into(),
         json!({
-            "law": "bound (the § / Absatz exists in the current text), section_absent_in_current_text, absatz_absent_in_current_text, statute_unknown (a law we do not hold), book_not_named, book_ambiguous",
+            "law": "bound (the § / Absatz exists in the current text), section_absent_in_current_text, absatz_absent_in_current_text, statute_unknown (a law we do not hold), book_not_named, book_ambiguous, predates_law (the decision is dated before the law's Ausfertigung: it cites a predecessor or another law of that name; not counted as citing it), state_law (Land law, e.g. `IFG Bln`, `VwVfG-SH`, `BayBO`: we hold federal law only; never bound to the federal law of that abbreviation, not counted)",
             "case": "resolved, unresolved_ambiguous (candidates), unresolved_no_match, unresolved_out_of_coverage, unresolved_pending (reporter citations are not bound yet); withheld says why a match is not an edge",
         }),
     );
@@ -159,10 +160,7 @@ pub fn get_citing_cases(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
 /// `get_citation_graph(id, direction?, depth?, max_nodes?)`: the neighbourhood of a decision.
 pub fn get_citation_graph(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
     let d = id_arg(g, a)?;
-    let direction = a.str_opt("direction", 20)?.unwrap_or_else(|| "both".into());
-    if !matches!(direction.as_str(), "outgoing" | "incoming" | "both") {
-        return Err(ToolError::invalid(format!("unknown direction {direction:?}"), "Use outgoing, incoming or both."));
-    }
+    let direction = a.closed::<GraphDirection>("direction")?.unwrap_or(GraphDirection::Both);
     let depth = a.int("depth", 1, 1, 2)? as usize;
     let max_nodes = a.int("max_nodes", 50, 1, 500)? as usize;
     // Breadth first; each distinct decision once, at its smallest depth.
@@ -174,12 +172,15 @@ pub fn get_citation_graph(g: &Generation, a: &Args<'_>) -> Result<Map<String, Va
     for level in 1..=depth {
         let mut next = Vec::new();
         for &from in &frontier {
+            crate::deadline::check()?;
             let mut hops: Vec<(i64, i64, String, i64, &str)> = Vec::new(); // (other, citing, role, n, dir)
-            if direction != "incoming" {
-                hops.extend(cited_by(g, from)?.into_iter().map(|(o, r, n)| (o, from, r, n, "outgoing")));
+            if direction != GraphDirection::Incoming {
+                let out = GraphDirection::Outgoing.as_str();
+                hops.extend(cited_by(g, from)?.into_iter().map(|(o, r, n)| (o, from, r, n, out)));
             }
-            if direction != "outgoing" {
-                hops.extend(citing_of(g, from)?.into_iter().map(|(o, r, n)| (o, o, r, n, "incoming")));
+            if direction != GraphDirection::Outgoing {
+                let inc = GraphDirection::Incoming.as_str();
+                hops.extend(citing_of(g, from)?.into_iter().map(|(o, r, n)| (o, o, r, n, inc)));
             }
             for (other, citing, role, n, dir) in hops {
                 if other == d.id {
@@ -211,7 +212,7 @@ pub fn get_citation_graph(g: &Generation, a: &Args<'_>) -> Result<Map<String, Va
         v["depth"] = json!(lvl);
         v["reached_by"] = json!(dir);
         v["role"] = json!(role);
-        v["status"] = json!("resolved");
+        v["status"] = json!(model::CaseCitationStatus::Resolved);
         nodes.push(v);
     }
     let edges: Vec<Value> = edges
@@ -254,15 +255,18 @@ pub fn get_citation_graph(g: &Generation, a: &Args<'_>) -> Result<Map<String, Va
 pub fn get_cases_for_law(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
     let book = a.str_req("book", 100)?;
     let section = a.str_req("section", 100)?;
-    let sort = a.str_opt("sort", 20)?.unwrap_or_else(|| "date".into());
-    if !matches!(sort.as_str(), "date" | "most_cited") {
-        return Err(ToolError::invalid(format!("unknown sort {sort:?}"), "Use date (newest first) or most_cited."));
-    }
+    let sort = a.closed::<CitingSort>("sort")?.unwrap_or(CitingSort::Date);
     let limit = a.int("limit", 20, 1, 200)? as usize;
     let offset = a.int("offset", 0, 0, 1_000_000)? as usize;
     let designation = section.trim();
-    let marker =
-        if designation.starts_with('§') || designation.to_lowercase().starts_with("art") { "" } else { "§ " };
+    // A bare `229 § 5` is an article's paragraph (`Art. 229 § 5 EGBGB`), a bare `823` a §.
+    let marker = if designation.starts_with('§') || designation.to_lowercase().starts_with("art") {
+        ""
+    } else if designation.contains('§') {
+        "Art. "
+    } else {
+        "§ "
+    };
     let given = format!("{marker}{designation} {book}");
     let token = canonical_norm(&given)?;
     let mut ds: Vec<Decision> = g
@@ -275,10 +279,11 @@ pub fn get_cases_for_law(g: &Generation, a: &Args<'_>) -> Result<Map<String, Val
         .into_iter()
         .map(|id| decision_by_id(g, id))
         .collect::<Result<_, _>>()?;
-    if sort == "most_cited" {
-        ds.sort_by(|a, b| b.citing_count.cmp(&a.citing_count).then(b.date.cmp(&a.date)).then(a.id.cmp(&b.id)));
-    } else {
-        ds.sort_by(|a, b| b.date.cmp(&a.date).then(a.id.cmp(&b.id)));
+    match sort {
+        CitingSort::MostCited => {
+            ds.sort_by(|a, b| b.citing_count.cmp(&a.citing_count).then(b.date.cmp(&a.date)).then(a.id.cmp(&b.id)))
+        }
+        CitingSort::Date => ds.sort_by(|a, b| b.date.cmp(&a.date).then(a.id.cmp(&b.id))),
     }
     let total = ds.len();
     let rows: Vec<Value> = ds.iter().skip(offset).take(limit).map(Decision::summary).collect();
@@ -295,9 +300,20 @@ pub fn get_cases_for_law(g: &Generation, a: &Args<'_>) -> Result<Map<String, Val
     Ok(out)
 }
 
-/// `corpus_coverage()`: what is ingested (the coverage map) and what is held (measured).
+/// `corpus_coverage(branch?)`: what is ingested (the coverage map) next to what is measured:
+/// per decision bucket the claim (`exhaustive`) and the measurement against the toc this
+/// generation was built from (`measured`), and the holdings by court, branch, type and year,
+/// counted by the one definition every tool shares (`statistics::fact_counts`).
 pub fn corpus_coverage(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
     let branch = a.str_opt("branch", 40)?.filter(|s| !s.is_empty());
+    if let Some(b) = branch.as_deref()
+        && extract::courts::Branch::parse(b).is_none()
+    {
+        return Err(ToolError::invalid(
+            format!("unknown branch {b:?}"),
+            format!("Use one of: {}.", extract::courts::Branch::SPELLINGS.join(", ")),
+        ));
+    }
     let map = coverage_map::shipped();
     let held: Vec<Value> = g.store.with(|c| {
         let mut st = c.prepare(
@@ -316,41 +332,43 @@ pub fn corpus_coverage(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
     })?;
-    let mut by_branch: BTreeMap<String, i64> = BTreeMap::new();
-    for h in &held {
-        *by_branch.entry(h["branch"].as_str().unwrap_or("").to_string()).or_default() +=
-            h["decisions"].as_i64().unwrap_or(0);
-    }
+    let facts = crate::statistics::fact_counts(g, None)?;
     let sources = &g.manifest.sources;
-    let buckets: Vec<Value> = map
-        .buckets
-        .iter()
-        .map(|b| {
-            let source_present = b.sources.iter().any(|s| match s.as_str() {
-                "gesetze-im-internet.de" => sources.get("gii").is_some_and(|x| x.records > 0),
-                "rechtsprechung-im-internet.de" | "Open Legal Data" => {
-                    sources.get("decisions").is_some_and(|x| x.records > 0)
-                }
-                _ => false,
-            });
-            let mut v = serde_json::to_value(b).unwrap_or(Value::Null);
-            v["source_in_this_generation"] = json!(source_present);
-            v
-        })
-        .collect();
+    let mut buckets: Vec<Value> = Vec::new();
+    for b in &map.buckets {
+        let source_present = b.sources.iter().any(|s| match s.as_str() {
+            "gesetze-im-internet.de" => sources.get("gii").is_some_and(|x| x.records > 0),
+            "rechtsprechung-im-internet.de" | "Open Legal Data" => {
+                sources.get("decisions").is_some_and(|x| x.records > 0)
+            }
+            _ => false,
+        });
+        let mut v = serde_json::to_value(b).unwrap_or(Value::Null);
+        v["source_in_this_generation"] = json!(source_present);
+        v["claimed_exhaustive"] = json!(b.exhaustive);
+        // Null: this bucket is not measured against a toc here (statutes, dumps).
+        let measured = crate::coverage::measured(g, &b.bucket)?;
+        v["measured_exhaustive"] = measured.as_ref().map(|m| m["measured_exhaustive"].clone()).unwrap_or(Value::Null);
+        v["measured"] = measured.unwrap_or(Value::Null);
+        buckets.push(v);
+    }
+    use crate::statistics::Fact;
     let mut out = Map::new();
     out.insert("as_of".into(), json!(map.as_of));
     out.insert("generation_built_at".into(), json!(g.manifest.built_at));
     out.insert("buckets".into(), json!(buckets));
-    out.insert("held_by_branch".into(), json!(by_branch));
+    out.insert("held_total".into(), json!(facts.total));
+    out.insert("held_by_branch".into(), json!(facts.rows(Fact::Branch)));
+    out.insert("held_by_document_type".into(), json!(facts.rows(Fact::DocumentType)));
+    out.insert("held_by_year".into(), json!(facts.rows(Fact::Year)));
+    out.insert("held_without_court".into(), json!(facts.by_court.get(&None).copied().unwrap_or(0)));
     out.insert("held_by_court".into(), json!(held));
     out.insert(
         "how_to_read".into(),
-        json!("buckets say what the pipeline ingests and whether that is exhaustive; held_* are measured from this generation. An absence inside an exhaustive bucket is evidence; an absence outside every bucket is not."),
+        json!("buckets say what the pipeline ingests; claimed_exhaustive is the map's claim, measured_exhaustive what this generation bears out (every toc item of the court in the window held; null = not measured here). check_citations gives not_found only inside a measured exhaustive window. held_* are measured from this generation (branch null = no court recorded); held_by_court lists the courts of the branch filter, the other held_* count every decision."),
     );
     if branch.is_some() {
         out.insert("filters_applied".into(), json!({"branch": branch}));
     }
-    let _ = ErrorCode::InvalidArgument;
     Ok(out)
 }

@@ -12,6 +12,7 @@
 //! sep    := ',' | 'und' | 'oder' | 'sowie' | 'bis' | '-'
 //! ```
 
+use super::land::{LandTable, StateLaw};
 use super::scan::Kind;
 use super::vocab::{BookMatch, FormKind, stem};
 use super::{Connector, LawCitation, LawName, LawUnit, Normenkette, RefusalReason, RefusedLookalike, Sc};
@@ -32,6 +33,9 @@ struct Member {
     halbsatz: Option<String>,
     following: Option<String>,
     connector: Option<Connector>,
+    /// The article number of an `Art. 229 § 5` compound (`229`; `section` is then `229 § 5`):
+    /// later `§` members of the same list belong to that article.
+    compound_article: Option<String>,
     /// Set on the member that carries the book: (canonical, raw start, raw end, known).
     book: Option<Book>,
     version: Option<String>,
@@ -43,6 +47,8 @@ pub(crate) struct Book {
     start: usize,
     end: usize,
     known: bool,
+    /// The book is Land law (see [`Sc::book`]); `canonical` is then the instrument as written.
+    state_law: Option<StateLaw>,
 }
 
 /// Abbreviations and words of contracts, collective agreements and terms that look like a law
@@ -211,7 +217,8 @@ impl<'a> Sc<'a> {
         if b.kind == FormKind::Title || is_court_abbrev(self.s(i)) {
             return None;
         }
-        let j = b.end_tok;
+        // `IFG Bln § 3`: the Land mark belongs to the book.
+        let j = self.land_after(b.end_tok);
         if !self.same_line(j) {
             return None;
         }
@@ -220,8 +227,7 @@ impl<'a> Sc<'a> {
         if !starts_group {
             return None;
         }
-        let book =
-            Book { canonical: b.canonical.to_string(), start: self.start_of(i), end: self.end_before(j), known: true };
+        let book = self.book(b.canonical.to_string(), i, j, true);
         self.law_at(j, Some(book))
     }
 
@@ -341,6 +347,7 @@ impl<'a> Sc<'a> {
                     end: self.start_of(nj),
                     article: prev.article,
                     section: prev.section.clone(),
+                    compound_article: prev.compound_article.clone(),
                     connector: Some(Connector::InVerbindungMit),
                     ..Default::default()
                 };
@@ -385,14 +392,17 @@ impl<'a> Sc<'a> {
         // After `§§` a bare `und 2` is the next section, not the next Absatz.
         let mut plural = cont || self.kind(i + 1) == Some(Kind::Para) || self.s(i) == "Artt";
         let mut m = Member { start: self.start_of(i), article, connector: Some(first_conn), ..Default::default() };
-        j = self.section(j, &mut m)?;
+        j = self.article_section(j, &mut m, &mut plural)?;
         j = self.qualifiers(j, &mut m, plural);
         members.push(m);
         // Further members of the list.
         while let Some((conn, k)) = self.separator(j) {
             let has_unit = self.unit_at(k);
+            // `Art. 229 §§ 5, 6` and `Art. 229 § 5 und § 6`: the `§`s of the article before.
+            let compound = members.last().and_then(|p| p.compound_article.clone());
             let num_at = match has_unit {
                 Some((art, n)) if art == article => n,
+                Some((false, n)) if compound.is_some() => n,
                 Some(_) => break,
                 None if self.is_num(k) => k,
                 None => break,
@@ -401,7 +411,17 @@ impl<'a> Sc<'a> {
                 plural = true;
             }
             let mut m = Member { start: self.start_of(k), article, connector: Some(conn), ..Default::default() };
-            let Some(after_sec) = self.section(num_at, &mut m) else { break };
+            let new_article = has_unit.is_some_and(|(art, _)| art);
+            let after_sec = if new_article {
+                self.article_section(num_at, &mut m, &mut plural)
+            } else {
+                self.section(num_at, &mut m)
+            };
+            let Some(after_sec) = after_sec else { break };
+            if !new_article && let Some(a) = compound {
+                m.section = format!("{a} § {}", m.section);
+                m.compound_article = Some(a);
+            }
             let after = self.qualifiers(after_sec, &mut m, plural);
             if has_unit.is_none() && !self.member_follow_ok(after) {
                 break;
@@ -428,6 +448,31 @@ impl<'a> Sc<'a> {
             return true;
         }
         !matches!(self.book_after(j, false), BookAfter::None)
+    }
+
+    /// The section number at `j` of an `Art.` or `§` member; an article followed on the same
+    /// line by `§`/`§§` and a number is one address of an Einführungsgesetz or Artikelgesetz
+    /// (`Art. 229 § 5 EGBGB`, `Art. 97 § 1 EGAO`): `section` becomes `229 § 5`, whose
+    /// `section_key` is the statute row's key `229§5`. `§§` makes the list plural.
+    fn article_section(&self, j: usize, m: &mut Member, plural: &mut bool) -> Option<usize> {
+        let k = self.section(j, m)?;
+        // A line break before the `§` ends the article: Normenketten print one norm per line
+        // (`KAG Art. 8` / `§ 99 Abs. 1 Satz 1 VwGO`).
+        if !m.article
+            || self.kind(k) != Some(Kind::Para)
+            || self.slice(self.end_before(k), self.start_of(k)).contains('\n')
+        {
+            return Some(k);
+        }
+        let many = self.kind(k + 1) == Some(Kind::Para);
+        let n = if many { k + 2 } else { k + 1 };
+        let article = m.section.clone();
+        // `section` fails before it writes anything: without a number the article stands alone.
+        let Some(after) = self.section(n, m) else { return Some(k) };
+        m.section = format!("{article} § {}", m.section);
+        m.compound_article = Some(article);
+        *plural |= many;
+        Some(after)
     }
 
     /// The section number at `j` (`823`, `74a`, `74 a`, `1908i`); fills head/end, returns next.
@@ -741,9 +786,19 @@ impl<'a> Sc<'a> {
         // `Art. 100 BV` is the Bavarian constitution; `§ 3 BV` a Betriebsvereinbarung; `Artikel
         // 190 des Vertrages` in an EU judgment is the Treaty, not a contract.
         let treaty = unit_article && (w == "BV" || stem(w).starts_with("Vertrag") || stem(w) == "Satzung");
+        // Any capitalised word with a Land mark after it names a Land law, also one that alone
+        // would be a contract or a court (`KV M-V` Kommunalverfassung, `LG NRW` Landschaftsgesetz,
+        // `Verf LSA`, `Pressegesetz NRW`), unless the vocabulary reads a longer form from here.
+        if let Some(b) = self.land_marked_book(k) {
+            return b;
+        }
         if self.is_word(k) && contract_lookalike(w) && !treaty {
             let end = self.end_before(k + 1);
             return BookAfter::Refused(end, k + 1);
+        }
+        // A Land prefix written apart from its instrument: `Nds. SOG`, `Bbg DSG`, `Hess. VwVfG`.
+        if let Some(b) = self.land_prefix_book(k) {
+            return b;
         }
         // EU acts: `VO (EG) Nr. 261/2004`, `Richtlinie 2008/50/EG` (only directly or after `der`).
         if let Some((canon, end)) = self.eu_act(k) {
@@ -810,7 +865,10 @@ impl<'a> Sc<'a> {
             return BookAfter::Book(self.book(canon, k, end, false), end);
         }
         // Unknown abbreviation (Land laws, foreign codes): `BbgHG`, `SächsPersVG`, `CPP`.
-        if !article && self.abbrev_like(w) && !is_court_abbrev(w) && self.v.reporter_at(self.text, self.t, k).is_none()
+        if !article
+            && (self.abbrev_like(w) || LandTable::shipped().land_of(w).is_some())
+            && !is_court_abbrev(w)
+            && self.v.reporter_at(self.text, self.t, k).is_none()
         {
             // Hyphenated parts belong to it: `IHK-G`, `KAG-LSA`.
             let mut e = k + 1;
@@ -825,8 +883,21 @@ impl<'a> Sc<'a> {
         BookAfter::None
     }
 
+    /// The book written at tokens `k..end`. When it is Land law (a Land mark however attached,
+    /// a Land prefix or adjective, a Land-law name: [`LandTable::land_of`] on the text as written)
+    /// its canonical form is the instrument as written (`IFG Bln`, not the federal `IFG`).
     fn book(&self, canonical: String, k: usize, end: usize, known: bool) -> Book {
-        Book { canonical, start: self.start_of(k), end: self.end_before(end), known }
+        let (start, end) = (self.start_of(k), self.end_before(end));
+        let written = self.slice(start, end);
+        let state_law = LandTable::shipped().state_law(written).or_else(|| LandTable::shipped().state_law(&canonical));
+        match state_law {
+            Some(sl) => {
+                // A vocabulary form that already names the Land law (`BauO NRW`) stays known.
+                let known = known && sl.instrument == canonical;
+                Book { canonical: sl.instrument.clone(), start, end, known, state_law: Some(sl) }
+            }
+            None => Book { canonical, start, end, known, state_law: None },
+        }
     }
 
     /// Looks like a law abbreviation: 2–12 chars, starts upper case, ≥ 2 capitals, and ends
@@ -853,47 +924,78 @@ impl<'a> Sc<'a> {
                 || caps == n)
     }
 
-    /// A Land written after a Land law's abbreviation (`UVollzG NRW`, `KAG BY`, `LBO BW`).
+    /// A Land mark written after a book (`IFG Bln`, `UVollzG NRW`, `KAG M-V`, `IFG-SH`,
+    /// `VwVfG-M-V`; the marks of `land-law.tsv`): the token after it, else `k`.
     fn land_after(&self, k: usize) -> usize {
-        let l = self.s(k);
-        if self.is_word(k)
-            && self.same_line(k)
-            && matches!(
-                l,
-                "NRW"
-                    | "NW"
-                    | "BY"
-                    | "BW"
-                    | "SH"
-                    | "Bln"
-                    | "BE"
-                    | "Bbg"
-                    | "BB"
-                    | "LSA"
-                    | "ST"
-                    | "MV"
-                    | "Nds"
-                    | "NI"
-                    | "RP"
-                    | "RhPf"
-                    | "SL"
-                    | "Saar"
-                    | "SN"
-                    | "Sachs"
-                    | "TH"
-                    | "Thür"
-                    | "HE"
-                    | "Hess"
-                    | "HH"
-                    | "HB"
-                    | "Brem"
-                    | "Bay"
-            )
-        {
-            k + 1
-        } else {
-            k
+        if !self.same_line(k) {
+            return k;
         }
+        let table = LandTable::shipped();
+        // A hyphen glues the mark on (`IFG-SH`); apart, a space separates it.
+        let first = if self.s(k) == "-" && self.adj(k) && self.adj(k + 1) { k + 1 } else { k };
+        if !self.is_word(first) || (first == k && !self.t.get(k).is_some_and(|t| t.gap_sp)) {
+            return k;
+        }
+        // Two-part marks: `M-V`, `S-H`.
+        let end = if self.s(first + 1) == "-"
+            && self.adj(first + 1)
+            && self.is_word(first + 2)
+            && self.adj(first + 2)
+            && table.suffix_mark(self.slice(self.start_of(first), self.end_before(first + 3))).is_some()
+        {
+            first + 3
+        } else if table.suffix_mark(self.s(first)).is_some() {
+            first + 1
+        } else {
+            return k;
+        };
+        // `BB 2005, 1234` after a book is a journal citation, not Brandenburg.
+        if self.is_num(end) && self.s(end + 1) == "," {
+            return k;
+        }
+        end
+    }
+
+    /// A capitalised word at `k` directly followed by a Land mark (`KV M-V`, `Verf LSA`): the
+    /// book up to the mark; None when there is no mark or the vocabulary matches past `k + 1`.
+    fn land_marked_book(&self, k: usize) -> Option<BookAfter> {
+        if !self.is_word(k) || !self.s(k).chars().next().is_some_and(char::is_uppercase) {
+            return None;
+        }
+        let end = self.land_after(k + 1);
+        if end == k + 1 || self.v.book_at(self.text, self.t, k).is_some_and(|b| b.end_tok > k + 1) {
+            return None;
+        }
+        let end = self.year_after(end);
+        Some(BookAfter::Book(self.book(self.s(k).to_string(), k, end, false), end))
+    }
+
+    /// `Nds. SOG`, `Bbg DSG` at `k`: a Land prefix (`land-law.tsv`), apart from an instrument
+    /// that looks like a law (not a court: `Hess. VGH`).
+    fn land_prefix_book(&self, k: usize) -> Option<BookAfter> {
+        if !self.is_word(k) {
+            return None;
+        }
+        LandTable::shipped().prefix_mark(self.s(k))?;
+        let mut n = k + 1;
+        if self.s(n) == "." && self.adj(n) {
+            n += 1;
+        }
+        let w = self.s(n);
+        if !self.is_word(n)
+            || !self.same_line(n)
+            || is_court_abbrev(w)
+            || !(self.abbrev_like(w) || law_like_word(w, false))
+        {
+            return None;
+        }
+        let mut e = n + 1;
+        while self.s(e) == "-" && self.adj(e) && self.is_word(e + 1) && self.adj(e + 1) {
+            e += 2;
+        }
+        let instrument = self.slice(self.start_of(k), self.end_before(e)).to_string();
+        let end = self.year_after(e);
+        Some(BookAfter::Book(self.book(instrument, k, end, false), end))
     }
 
     /// A year written after a book (`UWG 2004`, `BauNVO 1977`), not a reporter year (`2004, 12`).
@@ -1119,9 +1221,14 @@ impl<'a> Sc<'a> {
             // `§ 823 Abs. 1 Satz 2`, with the cut after each part for the parents.
             let mut core = String::with_capacity(32);
             core.push_str(if m.article { "Art. " } else { "§ " });
-            core.push_str(&m.section);
             let mut cuts = [0usize; 8];
             let mut ncuts = 0;
+            // `Art. 229 § 5 EGBGB` has the whole article `Art. 229 EGBGB` as its coarsest parent.
+            if let Some(a) = &m.compound_article {
+                cuts[ncuts] = core.len() + a.len();
+                ncuts += 1;
+            }
+            core.push_str(&m.section);
             cuts[ncuts] = core.len();
             ncuts += 1;
             for (label, v) in [
@@ -1179,6 +1286,7 @@ impl<'a> Sc<'a> {
                 book_inherited: inherited,
                 book_known,
                 version: m.version,
+                state_law: b.and_then(|b| b.state_law.clone()),
                 connector: m.connector.unwrap_or(Connector::None),
                 chain: chain_idx,
                 canonical,

@@ -20,6 +20,7 @@
 //! - [`norm_field_tokens`]: the canonical tokens of a rii `<norm>` field
 //!   (`"§ 32 Abs 1 BVerfGG, Art 38 Abs 1 S 2 GG"`); [`decision_norm_tokens`] joins them with the
 //!   laws the text cites (a decision's Normenkette from both sources).
+//! - [`stated_dates`]: every calendar date a text states, with its offsets.
 //! - [`LawVocabulary::shipped`]: the vocabulary embedded in the crate (law books of the statutes
 //!   corpus + refex codes + aliases, reporters, Registerzeichen), loaded once.
 //! - [`spans`]: the benchmark conventions (refex's and LER's) as span lists.
@@ -36,6 +37,9 @@
 //! and long title of the 6,821 laws of `../shared/data/gii`, refex's law-book codes, the aliases of
 //! `law-aliases.tsv`), `reporters.tsv` and `registerzeichen.tsv` are `include_str!`'d; regenerate
 //! them with `python3 scripts/gen-law-vocabulary.py` (deterministic, diffs cleanly).
+//! `extract/reference/land-law.tsv` (hand-kept, each row with its source) holds the Land marks,
+//! prefixes, adjectives and Land-law names ([`LandTable`]) and the held federal codes that look
+//! like Land law (`BRüG-Saar`).
 //!
 //! # Conventions worth knowing
 //!
@@ -47,10 +51,15 @@
 //!   `book_known: false`; contract look-alikes (`MV`, `TV…`, `AGB`, `des Mietvertrags`) are
 //!   refused. `Art. 100 BV` and `Artikel 190 des Vertrages` are articles of a constitution and a
 //!   treaty, not refused.
+//! - Land law is never federal law: a book with a Land mark however attached (`IFG Bln`,
+//!   `VwVfG-SH`, `IFG M-V`, `Nds. SOG`, `BayBO`), a Land adjective (`Berliner Straßengesetz`) or
+//!   a Land-law name (`ASOG`, `LVwG`, `HVwVfG`) gets `state_law` (instrument as written, Land)
+//!   and the instrument as its `book`, so it is never bound to the federal `IFG` or `VwVfG`.
 //! - Journal citations with an author before them are flagged `literature` (refex's gold types
 //!   them `case`, LER's does not mark them).
 
 mod case;
+mod land;
 mod law;
 pub mod scan;
 pub mod spans;
@@ -61,6 +70,7 @@ mod tests;
 
 use serde::{Deserialize, Serialize};
 
+pub use land::{LandTable, StateLaw};
 use scan::{CharIndex, Kind, Tok, tokenize};
 pub use vocab::{FormKind, LawVocabulary};
 
@@ -118,6 +128,10 @@ pub struct LawCitation {
     pub book_known: bool,
     /// `a.F.`, `n.F.` (normalised).
     pub version: Option<String>,
+    /// The book is Land law (`IFG Bln`, `VwVfG-SH`, `BayBO`, `ASOG`): its instrument as written
+    /// (also `book`) and Land. Never bound to a federal law of the same abbreviation.
+    #[serde(default)]
+    pub state_law: Option<StateLaw>,
     pub connector: Connector,
     /// Index into [`Extraction::chains`].
     pub chain: usize,
@@ -149,20 +163,8 @@ pub struct LawName {
     pub known: bool,
 }
 
-/// What kind of case citation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CaseKind {
-    /// An Aktenzeichen, possibly with court, decision kind and date.
-    FileNumber,
-    /// `BVerfGE 90, 22`, `NJW 2019, 1234`, `Buchholz 310 § 132 VwGO Nr. 129`.
-    Reporter,
-    Ecli,
-    /// `C-459/99`, `T-1/20`.
-    EuCase,
-    /// An application number of the ECtHR (`41723/06`), only where introduced as such.
-    EcthrApplication,
-}
+/// What kind of case citation: a closed set shared with resolve, index and serve.
+pub use model::CaseKind;
 
 /// One case citation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -296,6 +298,39 @@ pub fn decision_norm_tokens(norm_field: Option<&str>, text: &Extraction, vocab: 
         }
     }
     out
+}
+
+/// A calendar date the text states (`1.3.2002`, `1. März 2002`, `2002-03-01`), read by the same
+/// rule as the date of a dated case citation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatedDate {
+    /// Code points, end exclusive.
+    pub start: usize,
+    pub end: usize,
+    /// ISO `YYYY-MM-DD`.
+    pub iso: String,
+}
+
+/// Every date `text` states, in reading order (the checker dates a sentence's citations by them).
+pub fn stated_dates(text: &str) -> Vec<StatedDate> {
+    let mut toks = Vec::new();
+    tokenize(text, &mut toks);
+    let sc = Sc { text, t: &toks, v: LawVocabulary::shipped(), out: Extraction::default(), done: 0 };
+    let mut bytes: Vec<(usize, usize, String)> = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        // A number glued to a word or a `/` before it is part of a file number or reporter page.
+        let glued = i > 0 && !toks[i].gap_sp && !matches!(sc.s(i - 1), "(" | "[" | "-" | "–");
+        match sc.date_forward(i).filter(|_| !glued) {
+            Some((iso, next)) => {
+                bytes.push((sc.start_of(i), sc.end_before(next), iso));
+                i = next;
+            }
+            None => i += 1,
+        }
+    }
+    let mut ix = CharIndex::new(text);
+    bytes.into_iter().map(|(a, b, iso)| StatedDate { start: ix.char_of(a), end: ix.char_of(b), iso }).collect()
 }
 
 /// The scanner state over one text's tokens. Offsets are byte offsets until [`to_code_points`].

@@ -761,3 +761,140 @@ fn a_section_letter_f_is_not_and_following() {
     assert_eq!(canon, ["§ 650f Abs. 7 BGB", "§ 68f Abs. 2 StGB", "§ 650 BGB"]);
     assert_eq!(ex.laws[2].following.as_deref(), Some("f."));
 }
+
+// ---- `Art. X § Y`: one address of an Einführungsgesetz ---------------------------------
+
+#[test]
+fn article_and_paragraph_are_one_citation() {
+    let l = one_law("Die Übergangsregel des Art. 229 § 5 EGBGB greift.");
+    assert_eq!((l.unit, l.section.as_str(), l.canonical.as_str()), (LawUnit::Article, "229 § 5", "Art. 229 § 5 EGBGB"));
+    assert_eq!(l.parents, ["Art. 229 EGBGB"]);
+    assert_eq!(l.raw, "Art. 229 § 5 EGBGB");
+    assert_eq!(crate::law::section_key(&format!("Art. {}", l.section)), "229§5", "the statute row's key");
+    let l = one_law("nach Art. 246a § 1 Abs. 2 EGBGB zu belehren");
+    assert_eq!((l.section.as_str(), l.absatz.as_deref()), ("246a § 1", Some("2")));
+    assert_eq!(l.canonical, "Art. 246a § 1 Abs. 2 EGBGB");
+    assert_eq!(l.parents, ["Art. 246a § 1 EGBGB", "Art. 246a EGBGB"]);
+    let l = one_law("gemäß Art. 229 § 6 Abs. 1 S. 2 EGBGB verjährt");
+    assert_eq!(l.canonical, "Art. 229 § 6 Abs. 1 Satz 2 EGBGB");
+    let l = one_law("nach Artikel 229 § 5 Satz 1 EGBGB ist");
+    assert_eq!((l.canonical.as_str(), l.raw.as_str()), ("Art. 229 § 5 Satz 1 EGBGB", "Artikel 229 § 5 Satz 1 EGBGB"));
+    assert_eq!(one_law("Art. 97 § 1 EGAO gilt").canonical, "Art. 97 § 1 EGAO");
+    // Law first.
+    assert_eq!(one_law("EGBGB Art. 229 § 5 regelt").canonical, "Art. 229 § 5 EGBGB");
+}
+
+#[test]
+fn lists_of_paragraphs_of_one_article() {
+    assert_eq!(laws("nach Art. 229 §§ 5, 6 EGBGB"), ["Art. 229 § 5 EGBGB", "Art. 229 § 6 EGBGB"]);
+    assert_eq!(laws("nach Art. 229 §§ 5 und 6 EGBGB"), ["Art. 229 § 5 EGBGB", "Art. 229 § 6 EGBGB"]);
+    assert_eq!(laws("nach Art. 229 § 5 und § 6 Abs. 1 EGBGB"), ["Art. 229 § 5 EGBGB", "Art. 229 § 6 Abs. 1 EGBGB"]);
+    // A new article in the list starts its own address.
+    assert_eq!(laws("Art. 229 § 5, Art. 232 § 1 EGBGB"), ["Art. 229 § 5 EGBGB", "Art. 232 § 1 EGBGB"]);
+    assert_eq!(laws("Art. 229 § 5, Art. 230 EGBGB"), ["Art. 229 § 5 EGBGB", "Art. 230 EGBGB"]);
+    // `i.V.m.` chains of compounds (the corpus's EGAO citation, record 40).
+    assert_eq!(
+        laws(
+            "in der nach Art. 97 § 14 Abs. 5 i.V.m. Art. 97 § 1 Abs. 12 Satz 1 des Einführungsgesetzes zur Abgabenordnung"
+        ),
+        ["Art. 97 § 14 Abs. 5 EGAO", "Art. 97 § 1 Abs. 12 Satz 1 EGAO"]
+    );
+    // The Verfahrensordnung of the EU courts numbers its paragraphs with `§` as well.
+    let l = one_law("Nach Art. 87 § 2 der Verfahrensordnung ist die unterliegende Partei");
+    assert_eq!(l.section, "87 § 2");
+}
+
+#[test]
+fn a_line_break_before_the_sign_ends_the_article() {
+    // Normenketten print one norm per line (corpus records 878, 879).
+    assert_eq!(laws("Normenketten:\nKAG Art. 8\n§ 99 Abs. 1 Satz 1 VwGO"), ["Art. 8 KAG", "§ 99 Abs. 1 Satz 1 VwGO"]);
+    // An article with its Absatz is no compound; the `§` after a book is its own citation.
+    assert_eq!(laws("Art. 3 Abs. 1 GG, § 5 BGB"), ["Art. 3 Abs. 1 GG", "§ 5 BGB"]);
+    assert_eq!(laws("Art. 20 GG § 5 BGB"), ["Art. 20 GG", "§ 5 BGB"]);
+}
+
+/// Every `Art. N § M` written on one line in the decision corpus is one citation starting at
+/// the `Art` whose section is `N § M` (the shared data, when present).
+#[test]
+fn every_article_paragraph_of_the_corpus_is_one_citation() {
+    use std::io::BufRead;
+    let path = format!("{SHARED}/data/decisions/corpus.oldp.jsonl.gz");
+    let Ok(f) = std::fs::File::open(&path) else {
+        eprintln!("skipped: {path} not present");
+        return;
+    };
+    let r = std::io::BufReader::new(flate2::read::GzDecoder::new(f));
+    let (mut seen, mut egao) = (0, 0);
+    for line in r.lines() {
+        let v: serde_json::Value = serde_json::from_str(&line.expect("readable corpus")).expect("JSON line");
+        let text = v["content"].as_str().unwrap_or_default();
+        if !text.contains('§') || !text.contains("Art") {
+            continue;
+        }
+        let e = extract(text, LawVocabulary::shipped());
+        for (start, article, paragraph) in article_paragraphs(text) {
+            seen += 1;
+            let expected = format!("{article} § {paragraph}");
+            let hit = e.laws.iter().find(|l| l.start == start);
+            assert!(
+                hit.is_some_and(|l| l.section == expected && l.unit == LawUnit::Article),
+                "record {}: Art. {expected} at {start} read as {hit:?}",
+                v["id"]
+            );
+            assert!(!e.laws.iter().any(|l| l.start > start && l.start < start + 12 && l.section == paragraph));
+            egao += hit.is_some_and(|l| l.book.as_deref() == Some("EGAO")) as usize;
+        }
+    }
+    assert!(seen >= 100, "the corpus holds more than 100 `Art. N § M` (EU rules of procedure, EGAO): {seen}");
+    assert_eq!(egao, 2, "record 40 cites Art. 97 §§ 14 and 1 EGAO");
+}
+
+/// `(code-point start, article, paragraph)` of each `Art[.]|Artikel N[a-z] §[§] M[a-z]` with no
+/// line break inside (independent of the scanner: a plain walk over the characters).
+fn article_paragraphs(text: &str) -> Vec<(usize, String, String)> {
+    let c: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let spaces = |mut k: usize| {
+        while k < c.len() && c[k] != '\n' && c[k].is_whitespace() {
+            k += 1;
+        }
+        k
+    };
+    let number = |k: usize| {
+        let mut e = k;
+        while e < c.len() && c[e].is_ascii_digit() {
+            e += 1;
+        }
+        if e > k && e < c.len() && c[e].is_ascii_lowercase() && !c.get(e + 1).is_some_and(|x| x.is_alphabetic()) {
+            e += 1;
+        }
+        (e > k && !c.get(e).is_some_and(|x| x.is_alphanumeric())).then(|| (c[k..e].iter().collect::<String>(), e))
+    };
+    for i in 0..c.len() {
+        if i > 0 && c[i - 1].is_alphanumeric() {
+            continue;
+        }
+        let rest: String = c[i..(i + 7).min(c.len())].iter().collect();
+        let k = if rest.starts_with("Artikel") {
+            i + 7
+        } else if rest.starts_with("Art.") {
+            i + 4
+        } else if rest.starts_with("Art ") {
+            i + 3
+        } else {
+            continue;
+        };
+        let Some((article, k)) = number(spaces(k)) else { continue };
+        let mut k = spaces(k);
+        if c.get(k) != Some(&'§') {
+            continue;
+        }
+        k += 1;
+        if c.get(k) == Some(&'§') {
+            k += 1;
+        }
+        let Some((paragraph, _)) = number(spaces(k)) else { continue };
+        out.push((i, article, paragraph));
+    }
+    out
+}
