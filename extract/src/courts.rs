@@ -17,14 +17,17 @@ use serde::{Deserialize, Serialize};
 
 const COURTS_TSV: &str = include_str!("../reference/courts.tsv");
 
+/// The branch of jurisdiction a court belongs to: the shared closed set (European courts
+/// and Vergabekammern are branches of their own).
+pub use model::Branch;
+
 /// A canonical court.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Court {
     pub name: String,
     /// `BGH`, `OVG`, `VG`, `EuGH` …; None when the name has no recognisable type word.
     pub court_type: Option<String>,
-    /// `ordentlich|verwaltung|sozial|arbeit|finanz|verfassung|patent|unbekannt`.
-    pub branch: String,
+    pub branch: Branch,
     /// 1 federal, 2 higher Land court, 3 Land court, 4 local court; 0 European; None unknown.
     pub level: Option<u8>,
     /// ISO 3166-2 (`DE-BY`); None for federal and European courts or when unknown.
@@ -37,33 +40,33 @@ pub struct Court {
 }
 
 /// Court type words, longest first so `Oberverwaltungsgericht` wins over `Verwaltungsgericht`.
-const TYPE_WORDS: &[(&str, &str, &str, u8)] = &[
-    ("bundesverfassungsgericht", "BVerfG", "verfassung", 1),
-    ("bundesverwaltungsgericht", "BVerwG", "verwaltung", 1),
-    ("oberverwaltungsgericht", "OVG", "verwaltung", 2),
-    ("verwaltungsgerichtshof", "VGH", "verwaltung", 2),
-    ("verfassungsgerichtshof", "VerfGH", "verfassung", 2),
-    ("landesverfassungsgericht", "LVerfG", "verfassung", 2),
-    ("bundessozialgericht", "BSG", "sozial", 1),
-    ("bundesarbeitsgericht", "BAG", "arbeit", 1),
-    ("bundespatentgericht", "BPatG", "patent", 1),
-    ("landesarbeitsgericht", "LAG", "arbeit", 2),
-    ("landessozialgericht", "LSG", "sozial", 2),
-    ("bundesgerichtshof", "BGH", "ordentlich", 1),
-    ("verwaltungsgericht", "VG", "verwaltung", 3),
-    ("oberlandesgericht", "OLG", "ordentlich", 2),
-    ("staatsgerichtshof", "StGH", "verfassung", 2),
-    ("bundesfinanzhof", "BFH", "finanz", 1),
-    ("verfassungsgericht", "VerfG", "verfassung", 2),
-    ("oberstes landesgericht", "BayObLG", "ordentlich", 2),
-    ("anwaltsgerichtshof", "AGH", "ordentlich", 2),
-    ("arbeitsgericht", "ArbG", "arbeit", 3),
-    ("sozialgericht", "SG", "sozial", 3),
-    ("finanzgericht", "FG", "finanz", 2),
-    ("kammergericht", "KG", "ordentlich", 2),
-    ("vergabekammer", "VK", "ordentlich", 3),
-    ("landgericht", "LG", "ordentlich", 3),
-    ("amtsgericht", "AG", "ordentlich", 4),
+const TYPE_WORDS: &[(&str, &str, Branch, u8)] = &[
+    ("bundesverfassungsgericht", "BVerfG", Branch::Verfassung, 1),
+    ("bundesverwaltungsgericht", "BVerwG", Branch::Verwaltung, 1),
+    ("oberverwaltungsgericht", "OVG", Branch::Verwaltung, 2),
+    ("verwaltungsgerichtshof", "VGH", Branch::Verwaltung, 2),
+    ("verfassungsgerichtshof", "VerfGH", Branch::Verfassung, 2),
+    ("landesverfassungsgericht", "LVerfG", Branch::Verfassung, 2),
+    ("bundessozialgericht", "BSG", Branch::Sozial, 1),
+    ("bundesarbeitsgericht", "BAG", Branch::Arbeit, 1),
+    ("bundespatentgericht", "BPatG", Branch::Patent, 1),
+    ("landesarbeitsgericht", "LAG", Branch::Arbeit, 2),
+    ("landessozialgericht", "LSG", Branch::Sozial, 2),
+    ("bundesgerichtshof", "BGH", Branch::Ordentlich, 1),
+    ("verwaltungsgericht", "VG", Branch::Verwaltung, 3),
+    ("oberlandesgericht", "OLG", Branch::Ordentlich, 2),
+    ("staatsgerichtshof", "StGH", Branch::Verfassung, 2),
+    ("bundesfinanzhof", "BFH", Branch::Finanz, 1),
+    ("verfassungsgericht", "VerfG", Branch::Verfassung, 2),
+    ("oberstes landesgericht", "BayObLG", Branch::Ordentlich, 2),
+    ("anwaltsgerichtshof", "AGH", Branch::Ordentlich, 2),
+    ("arbeitsgericht", "ArbG", Branch::Arbeit, 3),
+    ("sozialgericht", "SG", Branch::Sozial, 3),
+    ("finanzgericht", "FG", Branch::Finanz, 2),
+    ("kammergericht", "KG", Branch::Ordentlich, 2),
+    ("vergabekammer", "VK", Branch::Vergabe, 3),
+    ("landgericht", "LG", Branch::Ordentlich, 3),
+    ("amtsgericht", "AG", Branch::Ordentlich, 4),
 ];
 
 /// Land adjectives and names → the folded Land name used as a token.
@@ -96,7 +99,7 @@ fn european_courts() -> Vec<(Vec<&'static str>, Court)> {
     let eu = |name: &str, ty: &str, ecli: &str, cit: &str| Court {
         name: name.into(),
         court_type: Some(ty.into()),
-        branch: "unbekannt".into(),
+        branch: Branch::Europaeisch,
         level: Some(0),
         land: None,
         city: Some("Luxemburg".into()),
@@ -136,7 +139,7 @@ pub fn fold(s: &str) -> String {
 }
 
 /// The type word in a folded name: (type, branch, level, the name without it).
-fn split_type(folded: &str) -> Option<(&'static str, &'static str, u8, String)> {
+fn split_type(folded: &str) -> Option<(&'static str, Branch, u8, String)> {
     TYPE_WORDS.iter().find_map(|(word, ty, branch, level)| {
         let i = folded.find(word)?;
         let rest = format!("{} {}", &folded[..i], &folded[i + word.len()..]);
@@ -196,7 +199,13 @@ impl CourtTable {
                 Court {
                     name: f[1].trim().into(),
                     court_type: opt(f[2]),
-                    branch: opt(f[3]).unwrap_or_else(|| "unbekannt".into()),
+                    // The ECLI table files Vergabekammern under `ordentlich`; they are review
+                    // bodies of the administration, not courts of the ordinary branch.
+                    branch: if f[2].trim() == "VK" {
+                        Branch::Vergabe
+                    } else {
+                        Branch::parse(f[3].trim()).unwrap_or(Branch::Unbekannt)
+                    },
                     level: f[4].trim().parse().ok(),
                     land: opt(f[5]),
                     city: opt(f[6]),
@@ -252,7 +261,7 @@ impl CourtTable {
         }
         let (ty, branch, level, rest) = match split_type(&folded) {
             Some(t) => t,
-            None => return Some(unmatched(raw, None, "unbekannt", None, None)),
+            None => return Some(unmatched(raw, None, Branch::Unbekannt, None, None)),
         };
         let raw_tokens = tokens(&rest);
         let best = self.by_type.get(ty).and_then(|cands| {
@@ -275,11 +284,11 @@ impl CourtTable {
     }
 }
 
-fn unmatched(raw: &str, ty: Option<&str>, branch: &str, level: Option<u8>, land: Option<String>) -> Court {
+fn unmatched(raw: &str, ty: Option<&str>, branch: Branch, level: Option<u8>, land: Option<String>) -> Court {
     Court {
         name: raw.split_whitespace().collect::<Vec<_>>().join(" "),
         court_type: ty.map(str::to_string),
-        branch: branch.into(),
+        branch,
         level,
         land,
         city: None,
@@ -318,6 +327,8 @@ const PLACE_ABBREVIATIONS: &[(&str, &str)] = &[
     ("hh", "hamburg"),
     ("brem", "bremen"),
     ("saarl", "saarland"),
+    ("saechs", "sachsen"),
+    ("nieders", "niedersachsen"),
 ];
 
 /// Whether a court as a citation prints it (`OVG NRW`, `VG`, `VGH Baden-Württemberg`,
@@ -331,10 +342,28 @@ pub fn cited_court_fits(cited: &str, held: &Court) -> Option<bool> {
     }
     // Dots and hyphens of abbreviations folded: `Rh.-Pf.` → `rh-pf`.
     let folded = fold(&cited.replace('.', ""));
-    let mut words = folded.split(' ').filter(|w| !w.is_empty());
+    let mut words: Vec<&str> = folded.split(' ').filter(|w| !w.is_empty()).collect();
+    let type_of =
+        |w: &str| TYPE_WORDS.iter().find(|(word, abbr, ..)| fold(abbr) == w || *word == w).map(|(_, a, ..)| *a);
+    let land_word = |w: &str| {
+        PLACE_ABBREVIATIONS.iter().map(|(a, _)| *a).chain(LAND_WORDS.iter().map(|(a, _)| *a)).find(|a| *a == w)
+    };
+    // The Land before the type (`Hess. VGH`, `Bayerischer VGH`) or glued to it (`BayVGH`,
+    // `HessVGH`): read as the type followed by the Land.
+    if words.len() >= 2 && land_word(words[0]).is_some() && type_of(words[1]).is_some() {
+        words.swap(0, 1);
+    } else if let Some(first) = words.first().copied()
+        && type_of(first).is_none()
+        && let Some((land, ty)) = PLACE_ABBREVIATIONS
+            .iter()
+            .chain(LAND_WORDS.iter())
+            .find_map(|(a, _)| first.strip_prefix(a).filter(|rest| type_of(rest).is_some()).map(|rest| (*a, rest)))
+    {
+        words.splice(0..1, [ty, land]);
+    }
+    let mut words = words.into_iter();
     let first = words.next()?;
-    let ty =
-        TYPE_WORDS.iter().find(|(word, abbr, ..)| fold(abbr) == first || *word == first).map(|(_, abbr, ..)| *abbr)?;
+    let ty = type_of(first)?;
     if held.court_type.as_deref() != Some(ty) {
         return Some(false);
     }
@@ -361,16 +390,19 @@ pub fn cited_court_readable(cited: &str) -> bool {
 }
 
 /// The branch an OLDP `court.jurisdiction` names, for courts the table cannot place.
-pub fn branch_of_jurisdiction(j: &str) -> Option<&'static str> {
+pub fn branch_of_jurisdiction(j: &str) -> Option<Branch> {
     let f = fold(j);
     [
-        ("verwaltung", "verwaltung"),
-        ("ordentlich", "ordentlich"),
-        ("arbeit", "arbeit"),
-        ("finanz", "finanz"),
-        ("sozial", "sozial"),
-        ("verfassung", "verfassung"),
-        ("patent", "patent"),
+        ("verwaltung", Branch::Verwaltung),
+        ("ordentlich", Branch::Ordentlich),
+        ("arbeit", Branch::Arbeit),
+        ("finanz", Branch::Finanz),
+        ("sozial", Branch::Sozial),
+        ("verfassung", Branch::Verfassung),
+        ("patent", Branch::Patent),
+        ("europaeisch", Branch::Europaeisch),
+        ("international", Branch::Europaeisch),
+        ("vergabe", Branch::Vergabe),
     ]
     .iter()
     .find(|(k, _)| f.contains(k))
@@ -401,12 +433,28 @@ mod tests {
     }
 
     #[test]
+    fn european_courts_and_vergabekammern_have_their_own_branch() {
+        let t = CourtTable::shipped();
+        for n in ["EuGH", "Gericht der Europäischen Union", "EGMR"] {
+            assert_eq!(t.canonical(n).unwrap().branch, Branch::Europaeisch, "{n}");
+        }
+        for n in ["Vergabekammer Südbayern", "Vergabekammer München"] {
+            assert_eq!(t.canonical(n).unwrap().branch, Branch::Vergabe, "{n}");
+        }
+        assert_eq!(branch_of_jurisdiction("Europäische/internationale Gerichtsbarkeit"), Some(Branch::Europaeisch));
+        assert_eq!(branch_of_jurisdiction("Vergabenachprüfung (Vergabekammer)"), Some(Branch::Vergabe));
+        for &b in Branch::ALL {
+            assert_eq!(serde_json::to_value(b).unwrap(), b.as_str());
+        }
+    }
+
+    #[test]
     fn a_court_outside_the_table_is_kept_never_bent_onto_another() {
         let c = CourtTable::shipped().canonical("Oberverwaltungsgericht Berlin").unwrap();
         assert_eq!(c.name, "Oberverwaltungsgericht Berlin");
         assert!(!c.in_reference_table);
         assert_eq!(c.ecli_code, None);
-        assert_eq!((c.branch.as_str(), c.level, c.land.as_deref()), ("verwaltung", Some(2), Some("DE-BE")));
+        assert_eq!((c.branch, c.level, c.land.as_deref()), (Branch::Verwaltung, Some(2), Some("DE-BE")));
         assert_eq!(CourtTable::shipped().canonical("unbekannt (VG)"), None);
         assert_eq!(CourtTable::shipped().canonical("  "), None);
     }
@@ -435,6 +483,19 @@ mod tests {
         assert_eq!(cited_court_fits("VG Neustadt", &c("Verwaltungsgericht Neustadt an der Weinstraße")), Some(true));
         assert_eq!(cited_court_fits("VG Berlin", &c("Verwaltungsgericht Potsdam")), Some(false));
         assert_eq!(cited_court_fits("Senat", &ovg_nrw), None);
+        // The Land before the type, or glued to it.
+        let hess = c("Hessischer Verwaltungsgerichtshof");
+        let bay = c("Bayerischer Verwaltungsgerichtshof");
+        for cited in ["Hess. VGH", "HessVGH", "Hessischer VGH", "VGH Hessen"] {
+            assert_eq!(cited_court_fits(cited, &hess), Some(true), "{cited}");
+            assert_eq!(cited_court_fits(cited, &bay), Some(false), "{cited}");
+        }
+        for cited in ["Bay. VGH", "Bay.VGH", "BayVGH", "Bayerischer VGH"] {
+            assert_eq!(cited_court_fits(cited, &bay), Some(true), "{cited}");
+            assert_eq!(cited_court_fits(cited, &hess), Some(false), "{cited}");
+        }
+        assert_eq!(cited_court_fits("Nds. OVG", &c("Niedersächsisches Oberverwaltungsgericht")), Some(true));
+        assert_eq!(cited_court_fits("Sächs. OVG", &c("Sächsisches Oberverwaltungsgericht")), Some(true));
     }
 
     #[test]

@@ -13,6 +13,7 @@ use extract::courts::fold;
 use index::Generation;
 use index::decision_writer::{court_keys, date_number};
 use index::store::{ecli_norm, file_number_norm};
+use model::{DecisionSort, FacetField, MatchMode, SearchMode};
 use rusqlite::{params, params_from_iter};
 use serde_json::{Map, Value, json};
 use tantivy::collector::{Count, DocSetCollector, TopDocs};
@@ -143,7 +144,10 @@ fn stored_courts(g: &Generation) -> Result<Vec<(i64, extract::courts::Court, i64
                 let court = extract::courts::Court {
                     name: r.get(1)?,
                     court_type: r.get(2)?,
-                    branch: r.get(3)?,
+                    branch: {
+                        let b: String = r.get(3)?;
+                        extract::courts::Branch::parse(&b).unwrap_or(extract::courts::Branch::Unbekannt)
+                    },
                     level: r.get::<_, Option<i64>>(4)?.and_then(|l| u8::try_from(l).ok()),
                     land: r.get(5)?,
                     city: r.get(6)?,
@@ -188,8 +192,16 @@ pub(crate) struct Filters {
     cited_case: Option<String>,
 }
 
-const BRANCHES: &[&str] =
-    &["ordentlich", "verwaltung", "sozial", "arbeit", "finanz", "verfassung", "patent", "unbekannt"];
+/// A branch argument: one of the closed set's spellings, else a refusal that lists them.
+fn branch_arg(given: &str) -> Result<(), ToolError> {
+    match extract::courts::Branch::parse(given) {
+        Some(_) => Ok(()),
+        None => Err(ToolError::invalid(
+            format!("unknown branch {given:?}"),
+            format!("Use one of: {}.", extract::courts::Branch::SPELLINGS.join(", ")),
+        )),
+    }
+}
 
 fn parse_date_arg(a: &Args<'_>, name: &str) -> Result<Option<String>, ToolError> {
     let Some(v) = a.str_opt(name, 20)?.filter(|s| !s.trim().is_empty()) else { return Ok(None) };
@@ -212,20 +224,15 @@ impl Filters {
     pub(crate) fn from_args(a: &Args<'_>) -> Result<Filters, ToolError> {
         let f = Filters {
             court: a.str_opt("court", 200)?.filter(|s| !s.trim().is_empty()),
-            branch: a.str_opt("branch", 40)?.filter(|s| !s.trim().is_empty()).map(|s| s.trim().to_lowercase()),
+            branch: a.closed::<model::Branch>("branch")?.map(|b| b.as_str().to_string()),
             document_type: a.str_opt("document_type", 100)?.filter(|s| !s.trim().is_empty()),
             date_from: parse_date_arg(a, "date_from")?,
             date_to: parse_date_arg(a, "date_to")?,
             cited_norm: None,
             cited_case: None,
         };
-        if let Some(b) = &f.branch
-            && !BRANCHES.contains(&b.as_str())
-        {
-            return Err(ToolError::invalid(
-                format!("unknown branch {b:?}"),
-                format!("Use one of: {}.", BRANCHES.join(", ")),
-            ));
+        if let Some(b) = &f.branch {
+            branch_arg(b)?;
         }
         if let (Some(a), Some(b)) = (&f.date_from, &f.date_to)
             && a > b
@@ -366,7 +373,7 @@ impl Filters {
         }
         if let Some(b) = &self.branch {
             vals.push(Sql::Text(b.clone()));
-            conds.push(format!("COALESCE(c.branch, 'unbekannt') = ?{}", vals.len()));
+            conds.push(format!("c.branch = ?{}", vals.len()));
         }
         if let Some(t) = &self.document_type {
             let types: Vec<String> = g.store.with(|c| {
@@ -477,7 +484,8 @@ pub fn looks_like_file_number(q: &str) -> bool {
 
 pub fn looks_like_ecli(q: &str) -> bool {
     let q = q.trim();
-    q.len() > 10 && q[..5.min(q.len())].eq_ignore_ascii_case("ECLI:") && !q.contains(char::is_whitespace)
+    // `get(..5)` is None when byte 5 is inside a multi-byte character: no panic from input.
+    q.len() > 10 && q.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("ECLI:")) && !q.contains(char::is_whitespace)
 }
 
 /// The distinct decision ids among every passage matching `q`.
@@ -580,13 +588,7 @@ fn snippet_of(hl: &mut Highlighter, g: &Generation, doc: &TantivyDocument, max_c
 pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
     let query = a.str_req("query", 500)?;
     let filters = Filters::from_search_args(g, a)?;
-    let sort = a.str_opt("sort", 20)?.unwrap_or_else(|| "relevance".into());
-    if !matches!(sort.as_str(), "relevance" | "date" | "most_cited") {
-        return Err(ToolError::invalid(
-            format!("unknown sort {sort:?}"),
-            "Use sort=\"relevance\", \"date\" (newest first) or \"most_cited\" (citing_cases_count).",
-        ));
-    }
+    let sort = a.closed::<DecisionSort>("sort")?.unwrap_or(DecisionSort::Relevance);
     let (page, size) = page_args(a)?;
     let mut out = Map::new();
     out.insert("query".into(), json!(query));
@@ -597,7 +599,7 @@ pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
 
     let (q, words, citation, match_mode, ids) = match match_query(g, &query, &filters)? {
         QueryMatch::Identifier { mode, decisions: mut found } => {
-            sort_decisions(&mut found, &sort);
+            sort_decisions(&mut found, sort);
             let total = found.len();
             let rows: Vec<Value> = found
                 .iter()
@@ -632,11 +634,11 @@ pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
     let mut gen_ = Highlighter::new(&words);
     let mut rows = Vec::new();
     let start = (page - 1) * size;
-    if sort == "date" || sort == "most_cited" {
+    if sort != DecisionSort::Relevance {
         // date: newest first, undated last; most_cited: by citing_cases_count; ties by id.
         // Only the page's rows are read from the store.
         let mut ordered = ids.clone();
-        if sort == "date" {
+        if sort == DecisionSort::Date {
             ordered.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         } else {
             let counts = citing_counts(g)?;
@@ -685,7 +687,7 @@ pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
             rows.push(r);
         }
     }
-    out.insert("mode".into(), json!(if citation { "exact_citation" } else { "keyword" }));
+    out.insert("mode".into(), json!(if citation { SearchMode::ExactCitation } else { SearchMode::Keyword }));
     if citation {
         out.insert("mode_note".into(), json!("The query is a § / Art. citation throughout, so it was matched as a citation (its words in order), not as loose words."));
     }
@@ -705,10 +707,10 @@ pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
 pub(crate) const IDENTIFIER_BASIS: &str = "decisions_with_this_identifier_after_filters";
 
 /// `total_basis` of a word or § query.
-pub(crate) fn text_basis(citation: bool, match_mode: &str) -> &'static str {
+pub(crate) fn text_basis(citation: bool, match_mode: MatchMode) -> &'static str {
     if citation {
         "decisions_with_a_passage_citing_these_words_in_order"
-    } else if match_mode == "any_term" {
+    } else if match_mode == MatchMode::AnyTerm {
         "decisions_with_a_passage_containing_any_query_word"
     } else {
         "decisions_with_a_passage_containing_every_query_word"
@@ -718,14 +720,14 @@ pub(crate) fn text_basis(citation: bool, match_mode: &str) -> &'static str {
 /// What a decision query matched, before sorting and paging.
 pub(crate) enum QueryMatch {
     /// The query is one Aktenzeichen or ECLI throughout: looked up exactly, then filtered.
-    Identifier { mode: &'static str, decisions: Vec<Decision> },
+    Identifier { mode: SearchMode, decisions: Vec<Decision> },
     /// Words or a § citation: every matching decision (id, date number) under the filters,
     /// with the index query that found them (callers reuse it to pick snippets).
     Text {
         query: BooleanQuery,
         words: Vec<String>,
         citation: bool,
-        match_mode: &'static str,
+        match_mode: MatchMode,
         ids: Vec<(u64, Option<i64>)>,
     },
 }
@@ -737,9 +739,9 @@ pub(crate) fn match_query(g: &Generation, query: &str, filters: &Filters) -> Res
     if looks_like_ecli(trimmed) || looks_like_file_number(trimmed) {
         // Exact keyword mode: the query is an identifier throughout.
         let (mode, mut found) = if looks_like_ecli(trimmed) {
-            ("exact_ecli", decisions_by_ecli(g, &ecli_norm(trimmed))?)
+            (SearchMode::ExactEcli, decisions_by_ecli(g, &ecli_norm(trimmed))?)
         } else {
-            ("exact_file_number", decisions_by_file_number(g, &file_number_norm(trimmed))?)
+            (SearchMode::ExactFileNumber, decisions_by_file_number(g, &file_number_norm(trimmed))?)
         };
         filters.retain(g, &mut found)?;
         return Ok(QueryMatch::Identifier { mode, decisions: found });
@@ -757,8 +759,7 @@ pub(crate) fn match_query(g: &Generation, query: &str, filters: &Filters) -> Res
     // A § / Art. citation throughout (`§ 823 BGB`, `Art. 20 GG`): its words in order, close
     // together (`§ 823 Abs. 1 BGB` matches), never the words scattered over a passage.
     let citation = crate::laws::parse_section_citation(trimmed).is_some() && words.len() >= 2;
-    let mut match_mode =
-        if citation { "citation_words_in_order_within_8_positions" } else { "all_terms_in_one_passage" };
+    let mut match_mode = if citation { MatchMode::CitationWordsInOrder } else { MatchMode::AllTermsInOnePassage };
     let mut q = if citation {
         let mut phrase = PhraseQuery::new(words.iter().map(|w| Term::from_field_text(f.text, w)).collect());
         phrase.set_slop(8);
@@ -772,7 +773,7 @@ pub(crate) fn match_query(g: &Generation, query: &str, filters: &Filters) -> Res
     if ids.is_empty() && words.len() > 1 && !citation {
         q = build(Occur::Should);
         ids = matching_decisions(&searcher, &q)?;
-        match_mode = "any_term";
+        match_mode = MatchMode::AnyTerm;
     }
     Ok(QueryMatch::Text { query: q, words, citation, match_mode, ids })
 }
@@ -816,13 +817,13 @@ fn citing_counts(g: &Generation) -> Result<std::sync::Arc<Vec<i64>>, ToolError> 
 }
 
 /// `date`: newest first, undated last; otherwise by id.
-fn sort_decisions(ds: &mut [Decision], sort: &str) {
-    if sort == "date" {
-        ds.sort_by(|a, b| b.date.cmp(&a.date).then(a.id.cmp(&b.id)));
-    } else if sort == "most_cited" {
-        ds.sort_by(|a, b| b.citing_count.cmp(&a.citing_count).then(b.date.cmp(&a.date)).then(a.id.cmp(&b.id)));
-    } else {
-        ds.sort_by_key(|d| d.id);
+fn sort_decisions(ds: &mut [Decision], sort: DecisionSort) {
+    match sort {
+        DecisionSort::Date => ds.sort_by(|a, b| b.date.cmp(&a.date).then(a.id.cmp(&b.id))),
+        DecisionSort::MostCited => {
+            ds.sort_by(|a, b| b.citing_count.cmp(&a.citing_count).then(b.date.cmp(&a.date)).then(a.id.cmp(&b.id)))
+        }
+        DecisionSort::Relevance => ds.sort_by_key(|d| d.id),
     }
 }
 
@@ -1045,19 +1046,14 @@ const COURT_COLS: &str = "name, court_type, branch, level, land, city, ecli_code
 
 /// `list_courts(branch?, land?, level?, include_empty?, limit?, offset?)`.
 pub fn list_courts(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let branch = a.str_opt("branch", 40)?.filter(|s| !s.is_empty()).map(|s| s.to_lowercase());
+    let branch = a.closed::<model::Branch>("branch")?.map(|b| b.as_str().to_string());
     let land = a.str_opt("land", 10)?.filter(|s| !s.is_empty()).map(|s| s.to_uppercase());
     let level = a.int("level", -1, -1, 4)?;
     let include_empty = a.bool_opt("include_empty")?.unwrap_or(false);
     let limit = a.int("limit", 100, 1, 2000)? as usize;
     let offset = a.int("offset", 0, 0, 1_000_000)? as usize;
-    if let Some(b) = &branch
-        && !BRANCHES.contains(&b.as_str())
-    {
-        return Err(ToolError::invalid(
-            format!("unknown branch {b:?}"),
-            format!("Use one of: {}.", BRANCHES.join(", ")),
-        ));
+    if let Some(b) = &branch {
+        branch_arg(b)?;
     }
     let mut conds = vec!["1 = 1".to_string()];
     let mut vals: Vec<Value> = Vec::new();
@@ -1111,6 +1107,10 @@ pub fn list_courts(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
     );
     out.insert("has_more".into(), json!(offset + page.len() < total));
     out.insert("results".into(), Value::Array(page));
+    // Decisions no court row counts, so the courts' holdings plus these are every decision held.
+    let facts = crate::statistics::fact_counts(g, None)?;
+    out.insert("decisions_without_court".into(), json!(facts.by_court.get(&None).copied().unwrap_or(0)));
+    out.insert("decisions_held".into(), json!(facts.total));
     Ok(out)
 }
 
@@ -1134,8 +1134,7 @@ pub fn get_court(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, Too
     let cname = court["name"].as_str().unwrap_or("").to_string();
     let by_year: Vec<Value> = g.store.with(|c| {
         let mut st = c.prepare(
-            "SELECT substr(d.date, 1, 4) AS y, COUNT(*) FROM decisions d JOIN courts c ON c.id = d.court_id
-             WHERE c.name = ?1 GROUP BY y ORDER BY y",
+            "SELECT year, COUNT(*) FROM decision_facts WHERE court = ?1 GROUP BY year ORDER BY year IS NULL, year",
         )?;
         let rows = st
             .query_map(params![cname], |r| {
@@ -1153,28 +1152,22 @@ pub fn get_court(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, Too
 
 /// `list_facets(field, prefix?, limit?)`: value counts of court_name, court_branch or document_type.
 pub fn list_facets(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let field = a.str_req("field", 40)?;
+    let field = a.closed_req::<FacetField>("field")?;
     let prefix = a.str_opt("prefix", 100)?.unwrap_or_default();
     let limit = a.int("limit", 50, 1, 1000)? as usize;
-    let sql = match field.as_str() {
-        "court_name" => "SELECT c.name, COUNT(*) FROM decisions d JOIN courts c ON c.id = d.court_id GROUP BY c.name",
-        "court_branch" => {
-            "SELECT COALESCE(c.branch, 'unbekannt'), COUNT(*) FROM decisions d LEFT JOIN courts c ON c.id = d.court_id GROUP BY 1"
-        }
-        "document_type" => {
-            "SELECT document_type, COUNT(*) FROM decisions WHERE document_type IS NOT NULL GROUP BY document_type"
-        }
-        "cited_norms" => "SELECT norm, COUNT(DISTINCT decision_id) FROM decision_norms GROUP BY norm",
-        other => {
-            return Err(ToolError::invalid(
-                format!("unknown facet field {other:?}"),
-                "Use field = court_name, court_branch, document_type or cited_norms.",
-            ));
-        }
+    // Court, branch, type and year are counted by the one definition every tool shares
+    // (`statistics::fact_counts`); cited norms count decisions per norm.
+    use crate::statistics::Fact;
+    let fact = match field {
+        FacetField::CourtName => Some(Fact::Court),
+        FacetField::CourtBranch => Some(Fact::Branch),
+        FacetField::DocumentType => Some(Fact::DocumentType),
+        FacetField::Year => Some(Fact::Year),
+        FacetField::CitedNorms => None,
     };
     // The family of a norm: the norm and every finer citation of it (`§ 823 BGB` → `§ 823 Abs. 1 BGB`).
     let family = match a.str_opt("norm", 200)?.filter(|s| !s.trim().is_empty()) {
-        Some(n) if field == "cited_norms" => {
+        Some(n) if field == FacetField::CitedNorms => {
             let token = canonical_norm(&n)?;
             let (head, book) = token.rsplit_once(' ').map(|(h, b)| (h.to_string(), b.to_string())).unwrap_or_default();
             Some((n, token, head, book))
@@ -1184,11 +1177,27 @@ pub fn list_facets(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
         }
         None => None,
     };
-    let mut values: Vec<(String, i64)> = g.store.with(|c| {
-        let mut st = c.prepare(sql)?;
-        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
-    })?;
+    let (mut values, unrecorded): (Vec<(String, i64)>, i64) = match fact {
+        Some(fact) => {
+            let counts = crate::statistics::fact_counts(g, None)?;
+            let map = match fact {
+                Fact::Court => counts.by_court,
+                Fact::Branch => counts.by_branch,
+                Fact::DocumentType => counts.by_document_type,
+                Fact::Year => counts.by_year,
+            };
+            let unrecorded = map.get(&None).copied().unwrap_or(0) as i64;
+            (map.into_iter().filter_map(|(v, n)| Some((v?, n as i64))).collect(), unrecorded)
+        }
+        None => {
+            let values = g.store.with(|c| {
+                let mut st = c.prepare("SELECT norm, COUNT(DISTINCT decision_id) FROM decision_norms GROUP BY norm")?;
+                let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<Vec<_>>>()?;
+                Ok(rows)
+            })?;
+            (values, 0)
+        }
+    };
     let p = fold(&prefix);
     values.retain(|(v, _)| p.is_empty() || fold(v).starts_with(&p));
     if let Some((_, token, head, book)) = &family {
@@ -1202,14 +1211,6 @@ pub fn list_facets(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
     let total_values = values.len();
     let truncated = total_values > limit;
     values.truncate(limit);
-    let (unrecorded,): (i64,) = g.store.with(|c| {
-        let q = match field.as_str() {
-            "court_name" => "SELECT COUNT(*) FROM decisions WHERE court_id IS NULL",
-            "document_type" => "SELECT COUNT(*) FROM decisions WHERE document_type IS NULL",
-            _ => "SELECT 0",
-        };
-        Ok(c.query_row(q, [], |r| Ok((r.get(0)?,)))?)
-    })?;
     let mut out = Map::new();
     out.insert("field".into(), json!(field));
     out.insert("prefix".into(), json!(prefix));
@@ -1420,5 +1421,14 @@ mod tests {
         }
         assert!(looks_like_ecli("ECLI:DE:BVerfG:2018:qs20180822.2bvq005318"));
         assert!(!looks_like_ecli("ECLI"));
+    }
+
+    #[test]
+    fn identifier_tests_do_not_panic_on_multi_byte_input() {
+        for q in ["ääääää", "ääääääääääää", "ECLIä:DE:BGH:2020:1", "€€€€€€€€€€€", "ECL\u{301}I:DE:BGH:2020"]
+        {
+            assert!(!looks_like_ecli(q), "{q}");
+            let _ = looks_like_file_number(q);
+        }
     }
 }

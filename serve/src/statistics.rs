@@ -1,6 +1,11 @@
 //! `get_case_statistics`: how many held decisions there are by court, year, branch and
 //! document type, under exactly the filters (and optional query) of `search_decisions`.
 //!
+//! One count per fact: the breakdowns here, `corpus_coverage`'s holdings and `list_facets`
+//! all count with [`fact_counts`] over the store's `decision_facts` view (whose court counts
+//! also fill `courts.decision_count`, what `list_courts` shows), so the same generation gives
+//! the same number for the same court, branch, type or year in every tool.
+//!
 //! The matching is `decisions::match_query` and `Filters`, not a copy, so a count here and a
 //! search with the same arguments always agree. Every breakdown sums to `total`; a value the
 //! source did not record is counted under `null` and said so (an undated decision is
@@ -8,12 +13,71 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use rusqlite::params;
+
 use index::Generation;
+use model::SearchMode;
 use serde_json::{Map, Value, json};
 
 use crate::answer::ToolError;
 use crate::args::Args;
 use crate::decisions::{Decision, Filters, IDENTIFIER_BASIS, QueryMatch, match_query, text_basis};
+
+/// Decisions per value of each fact (None = not recorded), and how many decisions counted.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct FactCounts {
+    pub total: usize,
+    pub by_court: BTreeMap<Option<String>, usize>,
+    pub by_branch: BTreeMap<Option<String>, usize>,
+    pub by_document_type: BTreeMap<Option<String>, usize>,
+    pub by_year: BTreeMap<Option<String>, usize>,
+}
+
+impl FactCounts {
+    /// Rows of one breakdown, in the order every tool shows them.
+    pub fn rows(&self, fact: Fact) -> Vec<Value> {
+        let (map, key, by_count) = match fact {
+            Fact::Court => (&self.by_court, "court", true),
+            Fact::Branch => (&self.by_branch, "branch", true),
+            Fact::DocumentType => (&self.by_document_type, "document_type", true),
+            Fact::Year => (&self.by_year, "year", false),
+        };
+        rows(map.clone(), key, by_count)
+    }
+}
+
+/// The facts a decision is counted by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fact {
+    Court,
+    Branch,
+    DocumentType,
+    Year,
+}
+
+/// Counts the `decision_facts` of every held decision, or of `only` these decision ids.
+pub fn fact_counts(g: &Generation, only: Option<&HashSet<i64>>) -> Result<FactCounts, ToolError> {
+    type FactRow = (i64, Option<String>, Option<String>, Option<String>, Option<String>);
+    let rows: Vec<FactRow> = g.store.with(|c| {
+        let mut st = c.prepare_cached("SELECT decision_id, court, branch, document_type, year FROM decision_facts")?;
+        let rows = st
+            .query_map(params![], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    })?;
+    let mut out = FactCounts::default();
+    for (id, court, branch, document_type, year) in rows {
+        if only.is_some_and(|keep| !keep.contains(&id)) {
+            continue;
+        }
+        out.total += 1;
+        *out.by_court.entry(court).or_default() += 1;
+        *out.by_branch.entry(branch).or_default() += 1;
+        *out.by_document_type.entry(document_type).or_default() += 1;
+        *out.by_year.entry(year).or_default() += 1;
+    }
+    Ok(out)
+}
 
 /// One count row: a value (null = not recorded) and its decisions.
 fn rows(counts: BTreeMap<Option<String>, usize>, key: &str, by_count: bool) -> Vec<Value> {
@@ -42,7 +106,7 @@ pub fn get_case_statistics(g: &Generation, a: &Args<'_>) -> Result<Map<String, V
     let (basis, mode) = match &query {
         None => {
             filters.retain(g, &mut all)?;
-            ("decisions_held_matching_every_filter", "filters_only")
+            ("decisions_held_matching_every_filter", SearchMode::FiltersOnly)
         }
         Some(q) => match match_query(g, q, &filters)? {
             QueryMatch::Identifier { mode, decisions } => {
@@ -54,30 +118,18 @@ pub fn get_case_statistics(g: &Generation, a: &Args<'_>) -> Result<Map<String, V
                 let keep: HashSet<i64> = ids.iter().map(|(id, _)| *id as i64).collect();
                 all.retain(|d| keep.contains(&d.id));
                 out.insert("match_mode".into(), json!(match_mode));
-                (text_basis(citation, match_mode), if citation { "exact_citation" } else { "keyword" })
+                (
+                    text_basis(citation, match_mode),
+                    if citation { SearchMode::ExactCitation } else { SearchMode::Keyword },
+                )
             }
         },
     };
 
-    let mut by_court: BTreeMap<Option<String>, usize> = BTreeMap::new();
-    let mut by_year: BTreeMap<Option<String>, usize> = BTreeMap::new();
-    let mut by_branch: BTreeMap<Option<String>, usize> = BTreeMap::new();
-    let mut by_type: BTreeMap<Option<String>, usize> = BTreeMap::new();
-    let mut no_court = 0usize;
-    for d in &all {
-        let court = d.court.as_ref().and_then(|c| c["name"].as_str()).map(str::to_string);
-        no_court += usize::from(court.is_none());
-        // The index files a decision without a court under branch `unbekannt`, and the branch
-        // filter matches it there, so the count does the same (and says how many).
-        let branch = d.court.as_ref().and_then(|c| c["branch"].as_str()).unwrap_or("unbekannt").to_string();
-        let year = d.date.as_deref().filter(|s| s.len() >= 4).map(|s| s[..4].to_string());
-        *by_court.entry(court).or_default() += 1;
-        *by_year.entry(year).or_default() += 1;
-        *by_branch.entry(Some(branch)).or_default() += 1;
-        *by_type.entry(d.document_type.clone()).or_default() += 1;
-    }
+    let keep: HashSet<i64> = all.iter().map(|d| d.id).collect();
+    let counts = fact_counts(g, Some(&keep))?;
     let unrecorded = |m: &BTreeMap<Option<String>, usize>| m.get(&None).copied().unwrap_or(0);
-    let total = all.len();
+    let total = counts.total;
     out.insert("mode".into(), json!(mode));
     out.insert("total".into(), json!(total));
     out.insert("total_basis".into(), json!(basis));
@@ -88,20 +140,20 @@ pub fn get_case_statistics(g: &Generation, a: &Args<'_>) -> Result<Map<String, V
     out.insert(
         "unrecorded".into(),
         json!({
-            "court": unrecorded(&by_court),
-            "year": unrecorded(&by_year),
-            "document_type": unrecorded(&by_type),
-            "branch_unbekannt_without_court": no_court,
+            "court": unrecorded(&counts.by_court),
+            "year": unrecorded(&counts.by_year),
+            "document_type": unrecorded(&counts.by_document_type),
+            "branch": unrecorded(&counts.by_branch),
         }),
     );
     out.insert(
         "null_means".into(),
-        json!("not recorded in our record: court null = the source names no court we could place; year null = undated decision; document_type null = no type given. Never zero, never 'none'."),
+        json!("not recorded in our record: court null = the source names no court we could place (its branch is then null too); year null = undated decision; document_type null = no type given. Never zero, never 'none'."),
     );
-    out.insert("by_court".into(), json!(rows(by_court, "court", true)));
-    out.insert("by_year".into(), json!(rows(by_year, "year", false)));
-    out.insert("by_branch".into(), json!(rows(by_branch, "branch", true)));
-    out.insert("by_document_type".into(), json!(rows(by_type, "document_type", true)));
+    out.insert("by_court".into(), json!(counts.rows(Fact::Court)));
+    out.insert("by_year".into(), json!(counts.rows(Fact::Year)));
+    out.insert("by_branch".into(), json!(counts.rows(Fact::Branch)));
+    out.insert("by_document_type".into(), json!(counts.rows(Fact::DocumentType)));
     if total == 0
         && !filters.is_empty()
         && let Some(v) = filters.vocabulary(g)?

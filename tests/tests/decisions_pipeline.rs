@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Read, Write};
 use std::path::Path;
 
+use legal_tests::http::get_json;
 use legal_tests::procs::{Server, run_stage_ok};
 use legal_tests::{Mirror, sample_gii, shared_dir};
 use legal_tests::{write, zip_with};
@@ -43,13 +44,6 @@ fn corpus_records() -> Vec<Value> {
     let mut s = String::new();
     flate2::read::MultiGzDecoder::new(f).read_to_string(&mut s).unwrap();
     s.lines().filter_map(|l| serde_json::from_str(l).ok()).collect()
-}
-
-fn get(url: &str) -> Value {
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let text = rt.block_on(async { reqwest::get(url).await.unwrap().text().await.unwrap() });
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
 #[test]
@@ -178,7 +172,7 @@ fn every_decision_record_is_served_or_recorded_with_its_reason() {
     assert!(reason("GONE00000001").contains("HTTP 404"), "{failed:?}");
     assert!(reason("broken.jsonl.gz#2").starts_with("invalid_json"), "{failed:?}");
     assert!(reason("broken.jsonl.gz#3").starts_with("markup_too_deep"), "{failed:?}");
-    assert!(reason("broken.jsonl.gz#4").starts_with("content_too_large"), "{failed:?}");
+    assert!(reason("broken.jsonl.gz#4").starts_with("decompressed_too_large"), "{failed:?}");
     assert!(reason("broken.jsonl.gz#5").starts_with("truncated_dump"), "{failed:?}");
     let cat = rusqlite::Connection::open(data.path().join("catalog.sqlite")).unwrap();
     let problems: i64 = cat
@@ -195,21 +189,191 @@ fn every_decision_record_is_served_or_recorded_with_its_reason() {
     assert!(merged >= 68, "second copies merged: {merged}");
     let server = Server::start(data.path(), &[]);
     let base = &server.base_url;
-    let v = get(&format!("{base}/api/decisions/2%20BvQ%2066%2F18"));
+    let v = get_json(&format!("{base}/api/decisions/2%20BvQ%2066%2F18"));
     let sources: Vec<&str> = v["sources"].as_array().unwrap().iter().map(|s| s["source"].as_str().unwrap()).collect();
     assert_eq!(sources, ["rii", "oldp"], "{v}");
     // The rii XML written from record 179 is found by its Aktenzeichen too.
-    let v = get(&format!("{base}/api/search/decisions?q={}", "7%20A%2015.10"));
+    let v = get_json(&format!("{base}/api/search/decisions?q={}", "7%20A%2015.10"));
     assert_eq!(v["mode"], "exact_file_number");
     assert!(v["total"].as_u64().unwrap() >= 1, "{v}");
     // Courts: two spellings of the Bavarian VGH are one court.
-    let v = get(&format!("{base}/api/courts/Verwaltungsgerichtshof%20Bayern"));
+    let v = get_json(&format!("{base}/api/courts/Verwaltungsgerichtshof%20Bayern"));
     assert_eq!(v["court"]["name"], "Bayerischer Verwaltungsgerichtshof");
     let held = v["court"]["decisions_held"].as_i64().unwrap();
     assert!(held > 12, "both spellings count (12 + 8 records before merging copies): {v}");
     // Platform info says what is held.
-    let v = get(&format!("{base}/api/platform"));
+    let v = get_json(&format!("{base}/api/platform"));
     assert!(v["decisions"]["decisions"].as_u64().unwrap() >= 895, "{v}");
+    counts_agree_across_the_four_tools(base, v["decisions"]["decisions"].as_u64().unwrap());
+    coverage_is_measured_not_declared(base);
+}
+
+// ---- one count per fact; exhaustive is measured (issue 14, items 5 and 6) ----------------------
+
+/// Decisions per value (None = not recorded).
+type Counts = BTreeMap<Option<String>, u64>;
+
+fn count_rows(rows: &Value, key: &str) -> Counts {
+    rows.as_array()
+        .unwrap_or_else(|| panic!("{key} rows: {rows}"))
+        .iter()
+        .map(|r| (r[key].as_str().map(str::to_string), r["decisions"].as_u64().unwrap()))
+        .collect()
+}
+
+/// Every court, branch, document type and year bucket is the same number in
+/// `get_case_statistics`, `corpus_coverage`, `list_courts` (court and branch: it lists courts)
+/// and `list_facets`, and every breakdown sums to the decisions held.
+fn counts_agree_across_the_four_tools(base: &str, held: u64) {
+    let stats = get_json(&format!("{base}/api/statistics"));
+    let cov = get_json(&format!("{base}/api/coverage"));
+    let courts = get_json(&format!("{base}/api/courts?limit=2000"));
+    assert_eq!(courts["has_more"], false, "every court listed");
+    let facet = |field: &str| -> Counts {
+        let v = get_json(&format!("{base}/api/facets?field={field}&limit=1000"));
+        assert_eq!(v["truncated"], false, "{field}: every value listed");
+        let mut c: Counts = v["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| (x["value"].as_str().map(str::to_string), x["decisions"].as_u64().unwrap()))
+            .collect();
+        let without = v["decisions_without_this_field"].as_u64().unwrap();
+        if without > 0 {
+            c.insert(None, without);
+        }
+        c
+    };
+    let with_none = |mut c: Counts, none: &Value| {
+        let n = none.as_u64().unwrap();
+        if n > 0 {
+            c.insert(None, n);
+        }
+        c
+    };
+    let listed_courts: Counts = courts["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["name"].as_str().map(str::to_string), c["decisions_held"].as_u64().unwrap()))
+        .collect();
+    let mut listed_branches: Counts = Counts::new();
+    for c in courts["results"].as_array().unwrap() {
+        *listed_branches.entry(c["branch"].as_str().map(str::to_string)).or_default() +=
+            c["decisions_held"].as_u64().unwrap();
+    }
+    let by_court = [
+        ("get_case_statistics", count_rows(&stats["by_court"], "court")),
+        ("corpus_coverage", with_none(count_rows(&cov["held_by_court"], "court"), &cov["held_without_court"])),
+        ("list_courts", with_none(listed_courts, &courts["decisions_without_court"])),
+        ("list_facets", facet("court_name")),
+    ];
+    let by_branch = [
+        ("get_case_statistics", count_rows(&stats["by_branch"], "branch")),
+        ("corpus_coverage", count_rows(&cov["held_by_branch"], "branch")),
+        ("list_courts", with_none(listed_branches, &courts["decisions_without_court"])),
+        ("list_facets", facet("court_branch")),
+    ];
+    let by_type = [
+        ("get_case_statistics", count_rows(&stats["by_document_type"], "document_type")),
+        ("corpus_coverage", count_rows(&cov["held_by_document_type"], "document_type")),
+        ("list_facets", facet("document_type")),
+    ];
+    let by_year = [
+        ("get_case_statistics", count_rows(&stats["by_year"], "year")),
+        ("corpus_coverage", count_rows(&cov["held_by_year"], "year")),
+        ("list_facets", facet("year")),
+    ];
+    for (fact, tools) in
+        [("court", &by_court[..]), ("branch", &by_branch[..]), ("type", &by_type[..]), ("year", &by_year[..])]
+    {
+        let (first, reference) = &tools[0];
+        assert!(reference.len() > 1, "{fact}: more than one bucket");
+        for (tool, counts) in &tools[1..] {
+            let keys: BTreeSet<&Option<String>> = reference.keys().chain(counts.keys()).collect();
+            for k in keys {
+                assert_eq!(reference.get(k), counts.get(k), "{fact} {k:?}: {first} vs {tool}");
+            }
+        }
+        for (tool, counts) in tools {
+            assert_eq!(counts.values().sum::<u64>(), held, "{fact} buckets of {tool} sum to the decisions held");
+        }
+    }
+    assert_eq!(stats["total"].as_u64(), Some(held));
+    assert_eq!(courts["decisions_held"].as_u64(), Some(held));
+    // European courts and Vergabekammern sit in branches that say what they are.
+    let branch_of = |name: &str| {
+        courts["results"].as_array().unwrap().iter().find(|c| c["name"] == name).map(|c| c["branch"].clone())
+    };
+    assert_eq!(branch_of("Gerichtshof der Europäischen Union"), Some(Value::from("europaeisch")));
+    assert_eq!(branch_of("Europäischer Gerichtshof für Menschenrechte"), Some(Value::from("europaeisch")));
+    assert_eq!(branch_of("Vergabekammer München"), Some(Value::from("vergabe")));
+    let branches = &by_branch[0].1;
+    assert!(!branches.contains_key(&Some("unbekannt".to_string())), "every court held tells its branch: {branches:?}");
+    eprintln!("one count per fact: {held} decisions; by branch {branches:?}");
+}
+
+/// The rii toc of this run lists BVerfG's one decision (held), two BVerwG decisions (held) and
+/// three BGH decisions that never arrived: BVerfG and BVerwG are measured exhaustive from
+/// 2010, BGH is not (whatever the map claims), and a court the toc does not list is not either.
+/// The checker follows the measurement: `not_found` inside BVerfG's window, `out_of_coverage`
+/// with `window_not_exhaustive` inside BGH's.
+fn coverage_is_measured_not_declared(base: &str) {
+    let cov = get_json(&format!("{base}/api/coverage"));
+    let bucket = |name: &str| cov["buckets"].as_array().unwrap().iter().find(|b| b["bucket"] == name).cloned().unwrap();
+    let bverfg = bucket("rii-bverfg");
+    assert_eq!(
+        (bverfg["claimed_exhaustive"].as_bool(), bverfg["measured_exhaustive"].as_bool()),
+        (Some(true), Some(true)),
+        "{bverfg}"
+    );
+    assert_eq!(
+        (bverfg["measured"]["toc_items_in_window"].as_u64(), bverfg["measured"]["missing"].as_u64()),
+        (Some(1), Some(0))
+    );
+    let bverwg = bucket("rii-bverwg");
+    assert_eq!(bverwg["measured_exhaustive"], true, "{bverwg}");
+    assert_eq!(bverwg["measured"]["held"], 2, "{bverwg}");
+    let bgh = bucket("rii-bgh");
+    assert_eq!(
+        (bgh["claimed_exhaustive"].as_bool(), bgh["measured_exhaustive"].as_bool()),
+        (Some(true), Some(false)),
+        "{bgh}"
+    );
+    assert_eq!(bgh["measured"]["not_exhaustive_because"], "toc_items_missing", "{bgh}");
+    assert_eq!(
+        (bgh["measured"]["toc_items_in_window"].as_u64(), bgh["measured"]["missing"].as_u64()),
+        (Some(3), Some(3))
+    );
+    let missing: BTreeSet<&str> =
+        bgh["measured"]["missing_keys"].as_array().unwrap().iter().map(|k| k.as_str().unwrap()).collect();
+    assert_eq!(missing, BTreeSet::from(["BADXML000001", "GONE00000001", "NOXML0000001"]));
+    let bfh = bucket("rii-bfh");
+    assert_eq!(
+        (bfh["measured_exhaustive"].as_bool(), bfh["measured"]["not_exhaustive_because"].as_str()),
+        (Some(false), Some("no_toc_item_in_window"))
+    );
+    assert!(bucket("oldp-dumps")["measured_exhaustive"].is_null(), "dumps are a selection, not measured against a toc");
+
+    let check = |citation: &str| -> Value {
+        let text = format!("Die Kammer folgt {citation} und weicht davon nicht ab. Der Antrag ist begründet.");
+        let body = legal_tests::http::post(&format!("{base}/api/citations/check"), "text/plain; charset=utf-8", text);
+        let v: Value = serde_json::from_str(&body).unwrap();
+        v["findings"].as_array().unwrap().iter().find(|f| f["kind"] == "case").cloned().unwrap_or_else(|| panic!("{v}"))
+    };
+    let f = check("BVerfG, Beschluss vom 12.03.2015 - 1 BvR 9917/13");
+    assert_eq!(f["verdict"], "not_found", "inside a measured exhaustive window: {f}");
+    assert_eq!(f["evidence"]["window"]["bucket"], "rii-bverfg", "{f}");
+    let f = check("BGH, Urteil vom 12.03.2015 - VIII ZR 917/13");
+    assert_eq!(f["verdict"], "out_of_coverage", "BGH's window is claimed, not measured: {f}");
+    assert_eq!(f["coverage_boundary"]["reason"], "window_not_exhaustive", "{f}");
+    assert_eq!(f["coverage_boundary"]["measured"]["missing"], 3, "{f}");
+    let f = check("BVerfG, Beschluss vom 12.03.2005 - 1 BvR 9917/03");
+    assert_eq!(
+        (f["verdict"].as_str(), f["coverage_boundary"]["reason"].as_str()),
+        (Some("out_of_coverage"), Some("outside_window")),
+        "{f}"
+    );
 }
 
 use resolve::case_law::file_number_key as fn_key;

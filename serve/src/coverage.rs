@@ -1,0 +1,187 @@
+//! Where a decision citation lies in the coverage map of this generation, and what held
+//! decisions say about a decision we do not hold.
+//!
+//! The rule the checker builds on: an absence is evidence (`not_found`) only inside a window
+//! that is **measured** exhaustive (`coverage_measured`, written by `index` from the rii toc
+//! this run read: every toc item of the court in the window is held). Everywhere else an
+//! absence says nothing, and the verdict is `out_of_coverage` with the reason:
+//!
+//! - `court_not_printed` / `date_not_printed`: the citation cannot be placed in a window;
+//! - `no_window_for_court`: no bucket names the court and no decision of it is held;
+//! - `selection_only`: no bucket names the court, but Open Legal Data dumps (a selection,
+//!   never a complete collection) hold some of its decisions;
+//! - `outside_window`: the court has a window and the date lies outside it;
+//! - `window_not_exhaustive`: inside a window the map claims, but the measurement does not
+//!   bear the claim out (no toc read, the toc lists nothing of the court, or items are missing).
+
+use coverage_map::Bucket;
+use extract::citations::CaseCitation;
+use extract::courts::{Court, CourtTable, cited_court_fits, cited_court_readable, fold};
+use index::Generation;
+use index::store::file_number_norm;
+use rusqlite::params;
+use serde_json::{Value, json};
+
+use crate::answer::ToolError;
+
+/// Where a case citation we hold nothing of lies.
+pub enum Placement {
+    /// Inside a window measured exhaustive: the absence is evidence. The window, measured.
+    Exhaustive(Value),
+    /// Anywhere else: the boundary, with `reason`.
+    Outside(Value),
+}
+
+/// One `coverage_measured` row as JSON (null when the bucket is not measured here).
+pub fn measured(g: &Generation, bucket: &str) -> Result<Option<Value>, ToolError> {
+    Ok(g.store.with(|c| {
+        let mut st = c.prepare_cached(
+            "SELECT claimed_exhaustive, toc_read, toc_items_in_window, held, missing, measured_exhaustive,
+                    not_exhaustive_because, missing_keys FROM coverage_measured WHERE bucket = ?1",
+        )?;
+        let mut rows = st.query_map(params![bucket], |r| {
+            let missing_keys: String = r.get(7)?;
+            Ok(json!({
+                "claimed_exhaustive": r.get::<_, bool>(0)?, "toc_read": r.get::<_, bool>(1)?,
+                "toc_items_in_window": r.get::<_, i64>(2)?, "held": r.get::<_, i64>(3)?,
+                "missing": r.get::<_, i64>(4)?, "measured_exhaustive": r.get::<_, bool>(5)?,
+                "not_exhaustive_because": r.get::<_, Option<String>>(6)?,
+                "missing_keys": serde_json::from_str::<Value>(&missing_keys).unwrap_or(json!([])),
+            }))
+        })?;
+        Ok(rows.next().transpose()?)
+    })?)
+}
+
+fn bucket_json(b: &Bucket) -> Value {
+    json!({"bucket": b.bucket, "label": b.label, "from": b.from, "until": b.until, "source": b.sources.join(", ")})
+}
+
+/// Places a case citation of a decision we do not hold (see the module doc).
+pub fn place(g: &Generation, c: &CaseCitation) -> Result<Placement, ToolError> {
+    let printed = json!({"printed_court": c.court, "printed_date": c.date});
+    let outside = |reason: &str, extra: Value| {
+        let mut v = json!({"reason": reason});
+        for x in [&printed, &extra] {
+            if let (Some(m), Some(x)) = (v.as_object_mut(), x.as_object()) {
+                m.extend(x.clone());
+            }
+        }
+        Placement::Outside(v)
+    };
+    let Some(court) = c.court.as_deref().filter(|p| cited_court_readable(p)) else {
+        return Ok(outside("court_not_printed", json!({})));
+    };
+    let map = coverage_map::shipped();
+    let table = CourtTable::shipped();
+    let buckets: Vec<&Bucket> = map
+        .buckets
+        .iter()
+        .filter(|b| {
+            b.court
+                .as_deref()
+                .and_then(|n| table.canonical(n))
+                .is_some_and(|bc| cited_court_fits(court, &bc) == Some(true))
+        })
+        .collect();
+    if buckets.is_empty() {
+        // Held decisions of a court the citation can name come from dumps: a selection.
+        let held: i64 = held_of_court(g, court)?;
+        if held > 0
+            && let Some(oldp) = map.buckets.iter().find(|b| b.bucket == "oldp-dumps")
+        {
+            let mut extra = bucket_json(oldp);
+            extra["decisions_held_of_court"] = json!(held);
+            extra["exhaustive"] = json!(oldp.exhaustive);
+            return Ok(outside("selection_only", extra));
+        }
+        return Ok(outside("no_window_for_court", json!({"decisions_held_of_court": held})));
+    }
+    let Some(date) = c.date.as_deref() else {
+        return Ok(outside("date_not_printed", bucket_json(buckets[0])));
+    };
+    let Some(b) = buckets.iter().find(|b| b.contains_date(date)) else {
+        // The deciding range: the bucket whose start lies after the printed date, else the first.
+        let b = buckets.iter().find(|b| b.from.as_deref().is_some_and(|f| date < f)).unwrap_or(&buckets[0]);
+        return Ok(outside("outside_window", bucket_json(b)));
+    };
+    let mut window = bucket_json(b);
+    window["court"] = json!(b.court);
+    let m = measured(g, &b.bucket)?;
+    window["claimed_exhaustive"] = json!(b.exhaustive);
+    window["measured"] = m.clone().unwrap_or(Value::Null);
+    if m.as_ref().is_some_and(|m| m["measured_exhaustive"] == true) {
+        return Ok(Placement::Exhaustive(window));
+    }
+    Ok(outside("window_not_exhaustive", window))
+}
+
+/// How many held decisions are of a court the printed court can name.
+fn held_of_court(g: &Generation, printed: &str) -> Result<i64, ToolError> {
+    let courts: Vec<(Court, i64)> = g.store.with(|c| {
+        let mut st = c.prepare_cached(
+            "SELECT name, court_type, branch, level, land, city, ecli_code, citation_name, in_reference_table, decision_count
+             FROM courts WHERE decision_count > 0",
+        )?;
+        let rows = st
+            .query_map([], |r| {
+                let branch: String = r.get(2)?;
+                Ok((
+                    Court {
+                        name: r.get(0)?,
+                        court_type: r.get(1)?,
+                        branch: extract::courts::Branch::parse(&branch).unwrap_or(extract::courts::Branch::Unbekannt),
+                        level: r.get::<_, Option<i64>>(3)?.and_then(|l| u8::try_from(l).ok()),
+                        land: r.get(4)?,
+                        city: r.get(5)?,
+                        ecli_code: r.get(6)?,
+                        citation_name: r.get(7)?,
+                        in_reference_table: r.get(8)?,
+                    },
+                    r.get(9)?,
+                ))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    })?;
+    Ok(courts.iter().filter(|(court, _)| cited_court_fits(printed, court) == Some(true)).map(|(_, n)| n).sum())
+}
+
+/// Held decisions that cite a decision we do not hold under the same file number and court
+/// (and, where both print one, the same date): their ids, sorted. Empty when the citation
+/// prints no court (the same court cannot be told then) or no file number.
+pub fn attested_by(g: &Generation, c: &CaseCitation) -> Result<Vec<String>, ToolError> {
+    let (Some(number), Some(court)) = (c.file_number.as_deref(), c.court.as_deref()) else { return Ok(Vec::new()) };
+    let cited = CourtTable::shipped().canonical(court);
+    // (canonical court, court as printed, printed date, citing decision id) of each mention.
+    type Mention = (Option<String>, Option<String>, Option<String>, String);
+    let rows: Vec<Mention> = g.store.with(|conn| {
+        let mut st = conn.prepare_cached(
+            "SELECT u.court, u.court_raw, u.date, d.ext_id FROM unheld_case_citations u
+             JOIN decisions d ON d.id = u.decision_id WHERE u.fn_norm = ?1",
+        )?;
+        let rows = st
+            .query_map(params![file_number_norm(number)], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    })?;
+    let same_court = |canonical: Option<&str>, raw: Option<&str>| -> bool {
+        match (&cited, canonical, raw) {
+            (Some(k), Some(m), _) if k.in_reference_table => k.name == m,
+            (Some(k), _, Some(r)) => cited_court_fits(r, k) == Some(true) || fold(r) == fold(court),
+            (None, _, Some(r)) => fold(r) == fold(court),
+            _ => false,
+        }
+    };
+    let mut ids: Vec<String> = rows
+        .into_iter()
+        .filter(|(canonical, raw, date, _)| {
+            same_court(canonical.as_deref(), raw.as_deref())
+                && (c.date.is_none() || date.is_none() || date.as_deref() == c.date.as_deref())
+        })
+        .map(|(.., id)| id)
+        .collect();
+    ids.sort();
+    ids.dedup();
+    Ok(ids)
+}
