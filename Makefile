@@ -2,7 +2,7 @@
 #   make demo      build, index the embedded sample (no network), serve it
 #   make reindex   all stages against the real sites (or GII_BASE_URL=<mirror>), publish
 #   make serve     serve data/CURRENT
-#   make test      the test suite (installs the Python MCP SDK venvs it needs)
+#   make test      the test suite (installs the Python MCP SDK venvs and the Node MCP peers it needs)
 #   make bench     release build + benchmarks (figures on stdout and in bench-results/)
 
 DATA ?= data
@@ -14,7 +14,7 @@ PROFILE ?= debug
 CARGO_FLAGS := $(if $(filter release,$(PROFILE)),--release,)
 BIN := target/$(PROFILE)
 
-.PHONY: build demo reindex serve gc test venv bench lint fmt clean-demo
+.PHONY: build demo reindex serve gc test peers venv bench lint fmt clean-demo
 
 build:
 	cargo build --workspace $(CARGO_FLAGS)
@@ -39,13 +39,24 @@ venv: .venv-mcp1/bin/python .venv-mcp2/bin/python
 .venv-mcp2/bin/python:
 	python3 -m venv .venv-mcp2 && .venv-mcp2/bin/pip install -q 'mcp==2.3.0'
 
-# One build of everything, then all tests in parallel (nextest when present).
+# One build of everything, then all tests in parallel (nextest when present), then the Node MCP
+# peers (conformance suite, TypeScript clients, Inspector --strict) when npm is there.
 test: venv
 	cargo build --workspace --all-targets
 	@if cargo nextest --version >/dev/null 2>&1; then \
 		cargo nextest run --workspace --no-fail-fast; \
 	else \
 		cargo test --workspace --no-fail-fast; \
+	fi
+	@$(MAKE) --no-print-directory peers
+
+# The real Node MCP peers against the sample: conformance suite (2026-07-28 and 2025-11-25), the
+# TypeScript clients 1.x/2.x, Inspector 2.x --strict (installs Node 22 from npm into ~/.cache).
+peers:
+	@if command -v npm >/dev/null 2>&1; then \
+		scripts/mcp-peers.sh "$(BIN)"; \
+	else \
+		echo "SKIPPED: the Node MCP peers (conformance suite, TypeScript clients, Inspector): npm is not installed"; \
 	fi
 
 bench:
