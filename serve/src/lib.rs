@@ -8,13 +8,16 @@
 //! - [`datapackage`]: `assemble_datapackage`, decisions and their edges under a response budget;
 //! - [`statistics`]: `get_case_statistics`, counts under the filters of `search_decisions`;
 //! - [`checker`]: the hallucination guard (`check_citations`, `validate_citation`);
+//! - [`deadline`]: the running call's deadline, checked inside long loops;
 //! - [`snippets`]: result snippets with highlights (cheap: stems only candidate words);
 //! - [`tools`]: the registry both transports dispatch through;
 //! - [`mcp`] / [`rest`]: the two thin transports;
+//! - [`http_guard`]: `Host`/`Origin` allow-lists, CORS, JSON-only `/mcp`, JSON 404/405;
+//! - [`http_server`]: the accept loop with a connection cap and header/body/idle timeouts;
 //! - [`swap`]: the served generation and its hot swap;
 //! - [`metrics`]: the `/metrics` text.
 //!
-//! Safety rails: request body limit (413), `Origin` allow-list (403), a timeout on every tool
+//! Safety rails: request body limit (413), `Host` and `Origin` allow-lists (403), a timeout on every tool
 //! call, bounded page sizes, a read-only store, and no panic reachable from input (tool calls
 //! run in `spawn_blocking`; a panic there becomes an `internal_error` answer).
 
@@ -22,8 +25,13 @@ pub mod answer;
 pub mod args;
 pub mod checker;
 pub mod citations;
+pub mod coverage;
 pub mod datapackage;
+pub mod dating;
+pub mod deadline;
 pub mod decisions;
+pub mod http_guard;
+pub mod http_server;
 pub mod laws;
 pub mod mcp;
 pub mod metrics;
@@ -38,9 +46,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{StatusCode, header};
-use axum::middleware::{self, Next};
+use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::{Map, Value, json};
@@ -52,10 +60,17 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// Allowed `Origin` values; entries without a port allow any port; `*` allows all.
     pub allowed_origins: Vec<String>,
+    /// Allowed `Host` names (any port); `*` allows all.
+    pub allowed_hosts: Vec<String>,
     pub max_body_bytes: usize,
     pub tool_timeout: Duration,
     pub poll_interval: Duration,
     pub tools_page_size: usize,
+    /// Most bytes of responses one JSON-RPC batch returns; past it the remaining requests are
+    /// answered "not run" (-32001) instead of being run. Nothing is cut inside an answer.
+    pub max_batch_response_bytes: usize,
+    /// Connection cap and header/body/idle timeouts.
+    pub limits: http_server::Limits,
 }
 
 impl Config {
@@ -64,6 +79,10 @@ impl Config {
             .into_iter()
             .map(String::from)
             .collect()
+    }
+
+    pub fn default_hosts() -> Vec<String> {
+        ["localhost", "127.0.0.1", "[::1]"].into_iter().map(String::from).collect()
     }
 }
 
@@ -83,7 +102,11 @@ pub async fn run_tool(
     let started = Instant::now();
     let generation = app.slot.get();
     let gref = generation.as_deref().map(tools::generation_ref);
-    let task = tokio::task::spawn_blocking(move || tools::call(tool, generation, &arguments));
+    // The deadline also travels into the blocking thread, where long loops check it
+    // (`deadline::check`): a call answered `timeout` stops instead of burning CPU on.
+    let deadline = started + app.config.tool_timeout;
+    let task =
+        tokio::task::spawn_blocking(move || deadline::scope(deadline, || tools::call(tool, generation, &arguments)));
     let answer = match tokio::time::timeout(app.config.tool_timeout, task).await {
         Ok(Ok(a)) => a,
         Ok(Err(join)) => {
@@ -102,39 +125,6 @@ pub async fn run_tool(
     let outcome = answer.error.map(|c| c.as_str()).unwrap_or("ok");
     app.metrics.observe(transport, tool.name, outcome, started.elapsed().as_secs_f64());
     answer
-}
-
-fn origin_allowed(origin: &str, allowed: &[String]) -> bool {
-    allowed.iter().any(|a| {
-        if a == "*" || a == origin {
-            return true;
-        }
-        // `http://localhost` allows `http://localhost:1234`.
-        origin.strip_prefix(a.as_str()).is_some_and(|rest| {
-            rest.strip_prefix(':').is_some_and(|port| !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()))
-        })
-    })
-}
-
-async fn check_origin(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
-    if let Some(origin) = req.headers().get(header::ORIGIN) {
-        let ok = origin.to_str().map(|o| origin_allowed(o, &app.config.allowed_origins)).unwrap_or(false);
-        if !ok {
-            app.metrics.refuse("http", "origin_forbidden");
-            return (
-                StatusCode::FORBIDDEN,
-                axum::Json(json!({"error_code": "origin_forbidden",
-                "message": "this Origin is not on the server's allow-list", "retryable": false,
-                "hint": "Start serve with --allow-origin <origin> to allow it."})),
-            )
-                .into_response();
-        }
-    }
-    let resp = next.run(req).await;
-    if resp.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        app.metrics.refuse("http", "body_too_large");
-    }
-    resp
 }
 
 async fn healthz(State(app): State<Arc<App>>) -> Response {
@@ -162,45 +152,75 @@ async fn metrics_text(State(app): State<Arc<App>>) -> Response {
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
 }
 
-/// GET routes of the decision, citation and coverage tools: (path, tool); path parameters are
-/// tool arguments of the same name.
-pub const DECISION_ROUTES: &[(&str, &str)] = &[
-    ("/api/search/decisions", "search_decisions"),
-    ("/api/search", "cross_type_search"),
-    ("/api/decisions", "filter_cases"),
-    ("/api/decisions/{id}", "get_decision"),
-    ("/api/decisions/{id}/similar", "get_similar_cases"),
-    ("/api/courts", "list_courts"),
-    ("/api/courts/{court}", "get_court"),
-    ("/api/facets", "list_facets"),
-    ("/api/decisions/{id}/references", "get_case_references"),
-    ("/api/decisions/{id}/citing", "get_citing_cases"),
-    ("/api/decisions/{id}/graph", "get_citation_graph"),
-    ("/api/laws/{book}/sections/{section}/decisions", "get_cases_for_law"),
-    ("/api/coverage", "corpus_coverage"),
-    ("/api/statistics", "get_case_statistics"),
-    ("/api/datapackage", "assemble_datapackage"),
-    ("/api/citations/validate", "validate_citation"),
+/// How a REST route hands its request to its tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RestBinding {
+    /// GET; the arguments are the query string and the path parameters (named as the tool's
+    /// arguments: `{id}`, `{book}`).
+    Query,
+    /// POST; the body is the text (`text/plain`) or a JSON object of arguments.
+    TextBody,
+}
+
+/// One REST route: path, tool, how the arguments arrive.
+pub struct RestRoute {
+    pub path: &'static str,
+    pub tool: &'static str,
+    pub binding: RestBinding,
+}
+
+const fn get_route(path: &'static str, tool: &'static str) -> RestRoute {
+    RestRoute { path, tool, binding: RestBinding::Query }
+}
+
+/// The one table of REST routes: the router and the OpenAPI document are both made from it
+/// (plus `POST /api/tools/{name}` for every tool).
+pub const REST_ROUTES: &[RestRoute] = &[
+    get_route("/api/platform", "get_platform_info"),
+    get_route("/api/laws", "list_law_books"),
+    get_route("/api/laws/{book}", "get_law"),
+    get_route("/api/laws/{book}/sections/{section}", "get_law_section"),
+    get_route("/api/search/laws", "search_laws"),
+    get_route("/api/search/decisions", "search_decisions"),
+    get_route("/api/search", "cross_type_search"),
+    get_route("/api/decisions", "filter_cases"),
+    get_route("/api/decisions/{id}", "get_decision"),
+    get_route("/api/decisions/{id}/similar", "get_similar_cases"),
+    get_route("/api/courts", "list_courts"),
+    get_route("/api/courts/{court}", "get_court"),
+    get_route("/api/facets", "list_facets"),
+    get_route("/api/decisions/{id}/references", "get_case_references"),
+    get_route("/api/decisions/{id}/citing", "get_citing_cases"),
+    get_route("/api/decisions/{id}/graph", "get_citation_graph"),
+    get_route("/api/laws/{book}/sections/{section}/decisions", "get_cases_for_law"),
+    get_route("/api/coverage", "corpus_coverage"),
+    get_route("/api/statistics", "get_case_statistics"),
+    get_route("/api/datapackage", "assemble_datapackage"),
+    get_route("/api/citations/validate", "validate_citation"),
+    RestRoute { path: "/api/citations/check", tool: "check_citations", binding: RestBinding::TextBody },
 ];
 
 pub fn router(app: Arc<App>) -> Router {
     let router = Router::new()
-        .route("/mcp", post(mcp::post).get(mcp::method_not_allowed).delete(mcp::method_not_allowed))
+        .route(
+            "/mcp",
+            post(mcp::post)
+                .get(mcp::method_not_allowed)
+                .delete(mcp::method_not_allowed)
+                .layer(middleware::from_fn(http_guard::require_json_exchange)),
+        )
         .route("/api/openapi.json", get(rest::openapi))
-        .route("/api/platform", get(rest::platform))
-        .route("/api/laws", get(rest::list_law_books))
-        .route("/api/laws/{book}", get(rest::get_law))
-        .route("/api/laws/{book}/sections/{section}", get(rest::get_law_section))
-        .route("/api/search/laws", get(rest::search_laws))
-        .route("/api/tools/{name}", post(rest::call_tool))
-        .route("/api/citations/check", post(rest::check_citations));
-    let router = DECISION_ROUTES.iter().fold(router, |r, (path, tool)| r.route(path, rest::tool_route(tool)));
+        .route("/api/tools/{name}", post(rest::call_tool));
+    let router = REST_ROUTES.iter().fold(router, |r, route| r.route(route.path, rest::route_handler(route)));
     router
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route("/metrics", get(metrics_text))
-        .layer(middleware::from_fn_with_state(app.clone(), check_origin))
+        .fallback(http_guard::route_not_found)
+        .method_not_allowed_fallback(http_guard::method_not_allowed)
         .layer(DefaultBodyLimit::max(app.config.max_body_bytes))
+        .layer(http_guard::cors_layer(app.config.allowed_origins.clone()))
+        .layer(middleware::from_fn_with_state(app.clone(), http_guard::guard_host_and_origin))
         .with_state(app)
 }
 
@@ -209,11 +229,13 @@ pub async fn serve(config: Config, listener: tokio::net::TcpListener) -> anyhow:
     let slot = swap::Slot::new(&config.data_dir);
     {
         let s = slot.clone();
-        tokio::task::spawn_blocking(move || s.check_current()).await?;
+        tokio::task::spawn_blocking(move || s.check_current(true)).await?;
     }
     let app = Arc::new(App { config: config.clone(), slot: slot.clone(), metrics: metrics::Metrics::new() });
     if let Some(g) = slot.get() {
         app.metrics.set_generation(&g.id);
+    } else if let Some((problem, detail, _)) = slot.status().current_problem {
+        eprintln!("serve: CURRENT refused ({problem}): {detail}; serving without a generation until it is fixed");
     } else if let Some((id, reason, _)) = slot.status().last_refused {
         eprintln!("serve: generation {id} refused: {reason}; serving without one until a good one is published");
     } else {
@@ -232,13 +254,19 @@ pub async fn serve(config: Config, listener: tokio::net::TcpListener) -> anyhow:
     {
         let app = app.clone();
         tokio::spawn(async move {
-            let mut seen = 0u64;
+            let (mut seen, mut seen_current) = (0u64, 0u64);
             loop {
                 tokio::time::sleep(Duration::from_millis(500)).await;
-                let r = app.slot.status().refusals;
-                if r > seen {
-                    app.metrics.refusals.inc_by(r - seen);
-                    seen = r;
+                let st = app.slot.status();
+                if st.refusals > seen {
+                    app.metrics.refusals.inc_by(st.refusals - seen);
+                    seen = st.refusals;
+                }
+                if st.current_problems > seen_current {
+                    if let Some((problem, _, _)) = st.current_problem {
+                        app.metrics.refuse("current", problem.as_str());
+                    }
+                    seen_current = st.current_problems;
                 }
             }
         });
@@ -260,25 +288,7 @@ pub async fn serve(config: Config, listener: tokio::net::TcpListener) -> anyhow:
         #[cfg(not(unix))]
         let _ = tokio::signal::ctrl_c().await;
     };
-    axum::serve(listener, router(app.clone())).with_graceful_shutdown(shutdown).await?;
+    http_server::serve_connections(listener, router(app.clone()), &config.limits, app.clone(), shutdown).await?;
     slot.remove_lease();
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::origin_allowed;
-
-    #[test]
-    fn origins_match_exactly_or_with_any_port_on_portless_entries() {
-        let allowed = vec!["http://localhost".to_string(), "https://app.example".to_string()];
-        assert!(origin_allowed("http://localhost", &allowed));
-        assert!(origin_allowed("http://localhost:6274", &allowed));
-        assert!(origin_allowed("https://app.example", &allowed));
-        assert!(!origin_allowed("https://app.example:8443", &["https://app.example:443".to_string()]));
-        assert!(!origin_allowed("http://localhost.evil.com", &allowed));
-        assert!(!origin_allowed("http://evil.com", &allowed));
-        assert!(!origin_allowed("http://localhost:", &allowed));
-        assert!(origin_allowed("http://anything", &["*".to_string()]));
-    }
 }

@@ -16,6 +16,10 @@ struct Args {
     /// Allowed Origin (repeatable). Default: localhost, 127.0.0.1 and [::1] on any port.
     #[arg(long = "allow-origin")]
     allow_origin: Vec<String>,
+    /// Allowed Host name, any port (repeatable; `*` = any). Default: localhost, 127.0.0.1, [::1].
+    /// A public deployment names the host clients use (DNS-rebinding protection).
+    #[arg(long = "allow-host")]
+    allow_host: Vec<String>,
     /// Largest accepted request body in bytes (larger → 413).
     #[arg(long, default_value_t = 1 << 20)]
     max_body_bytes: usize,
@@ -28,6 +32,20 @@ struct Args {
     /// Tools per tools/list page.
     #[arg(long, default_value_t = 50)]
     tools_page_size: usize,
+    /// Most bytes of responses one JSON-RPC batch (protocol 2025-03-26) returns; the requests
+    /// past it are answered "not run" (-32001, retryable) instead of being run.
+    #[arg(long, default_value_t = 16 << 20)]
+    max_batch_response_bytes: usize,
+    /// Most connections open at once; past it a new connection is closed at once.
+    #[arg(long, default_value_t = 1024, env = "LEGAL_MAX_CONNECTIONS")]
+    max_connections: usize,
+    /// Time a client has to send a request's headers, and the longest a keep-alive connection
+    /// stays idle, in milliseconds.
+    #[arg(long, default_value_t = 10_000)]
+    header_read_timeout_ms: u64,
+    /// Time a client has to send a request's body, in milliseconds.
+    #[arg(long, default_value_t = 30_000)]
+    body_read_timeout_ms: u64,
 }
 
 fn main() {
@@ -40,10 +58,17 @@ fn main() {
         } else {
             args.allow_origin
         },
+        allowed_hosts: if args.allow_host.is_empty() { serve::Config::default_hosts() } else { args.allow_host },
         max_body_bytes: args.max_body_bytes,
         tool_timeout: Duration::from_millis(args.tool_timeout_ms),
         poll_interval: Duration::from_millis(args.poll_ms.max(50)),
         tools_page_size: args.tools_page_size,
+        max_batch_response_bytes: args.max_batch_response_bytes,
+        limits: serve::http_server::Limits {
+            max_connections: args.max_connections,
+            header_read_timeout: Duration::from_millis(args.header_read_timeout_ms.max(100)),
+            body_read_timeout: Duration::from_millis(args.body_read_timeout_ms.max(100)),
+        },
     };
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
     let result = rt.block_on(async {

@@ -21,8 +21,26 @@ fn respond(answer: tools::Answer) -> Response {
         .into_response()
 }
 
-fn args_from_query(q: HashMap<String, String>) -> Map<String, Value> {
-    q.into_iter().map(|(k, v)| (k, Value::String(v))).collect()
+/// The query string as tool arguments. A parameter sent more than once becomes an array of
+/// its values: list arguments (`ids=a&ids=b`) take it, and a single-valued argument refuses
+/// it by name (`argument `limit` must be …`), so no value is silently dropped. `q` is the
+/// short name of `query`; both at once are two values of one argument.
+fn args_from_query(q: Vec<(String, String)>) -> Map<String, Value> {
+    let mut args = Map::new();
+    for (k, v) in q {
+        let k = if k == "q" { "query".to_string() } else { k };
+        match args.get_mut(&k) {
+            None => {
+                args.insert(k, Value::String(v));
+            }
+            Some(Value::Array(values)) => values.push(Value::String(v)),
+            Some(first) => {
+                let first = first.take();
+                args.insert(k, Value::Array(vec![first, Value::String(v)]));
+            }
+        }
+    }
+    args
 }
 
 async fn call_named(app: &Arc<App>, name: &str, args: Map<String, Value>) -> Response {
@@ -30,50 +48,22 @@ async fn call_named(app: &Arc<App>, name: &str, args: Map<String, Value>) -> Res
     respond(crate::run_tool(app, tool, args, "rest").await)
 }
 
-pub async fn list_law_books(State(app): State<Arc<App>>, Query(q): Query<HashMap<String, String>>) -> Response {
-    call_named(&app, "list_law_books", args_from_query(q)).await
-}
-
-pub async fn get_law(
-    State(app): State<Arc<App>>,
-    Path(book): Path<String>,
-    Query(q): Query<HashMap<String, String>>,
-) -> Response {
-    let mut args = args_from_query(q);
-    args.insert("book".into(), Value::String(book));
-    call_named(&app, "get_law", args).await
-}
-
-pub async fn get_law_section(
-    State(app): State<Arc<App>>,
-    Path((book, section)): Path<(String, String)>,
-    Query(q): Query<HashMap<String, String>>,
-) -> Response {
-    let mut args = args_from_query(q);
-    args.insert("book".into(), Value::String(book));
-    args.insert("section".into(), Value::String(section));
-    call_named(&app, "get_law_section", args).await
-}
-
-pub async fn search_laws(State(app): State<Arc<App>>, Query(q): Query<HashMap<String, String>>) -> Response {
-    let mut args = args_from_query(q);
-    if let Some(v) = args.remove("q") {
-        args.entry("query").or_insert(v);
+/// The handler of one row of [`crate::REST_ROUTES`].
+pub fn route_handler(route: &crate::RestRoute) -> axum::routing::MethodRouter<Arc<App>> {
+    match route.binding {
+        crate::RestBinding::Query => tool_route(route.tool),
+        crate::RestBinding::TextBody => axum::routing::post(check_citations),
     }
-    call_named(&app, "search_laws", args).await
 }
 
 /// A GET route for a tool whose arguments come from the query string (`q` stands for `query`)
 /// and from the path parameters, named as the tool's arguments (`{id}`, `{book}`).
-pub fn tool_route(name: &'static str) -> axum::routing::MethodRouter<Arc<App>> {
+fn tool_route(name: &'static str) -> axum::routing::MethodRouter<Arc<App>> {
     axum::routing::get(
         move |State(app): State<Arc<App>>,
               path: Option<Path<HashMap<String, String>>>,
-              Query(q): Query<HashMap<String, String>>| async move {
+              Query(q): Query<Vec<(String, String)>>| async move {
             let mut args = args_from_query(q);
-            if let Some(v) = args.remove("q") {
-                args.entry("query").or_insert(v);
-            }
             if let Some(Path(params)) = path {
                 for (k, v) in params {
                     args.insert(k, Value::String(v));
@@ -89,15 +79,11 @@ pub fn path_params(path: &str) -> Vec<&str> {
     path.split('/').filter_map(|seg| seg.strip_prefix('{').and_then(|s| s.strip_suffix('}'))).collect()
 }
 
-pub async fn platform(State(app): State<Arc<App>>) -> Response {
-    call_named(&app, "get_platform_info", Map::new()).await
-}
-
 /// `POST /api/citations/check`: the body is the text itself (`text/plain`), or a JSON object
 /// with `text` and `reference_date`; the answer is `check_citations`'s.
-pub async fn check_citations(
+async fn check_citations(
     State(app): State<Arc<App>>,
-    Query(q): Query<HashMap<String, String>>,
+    Query(q): Query<Vec<(String, String)>>,
     headers: axum::http::HeaderMap,
     body: Bytes,
 ) -> Response {
@@ -211,13 +197,24 @@ pub async fn openapi() -> Response {
                 "responses": {"200": ok, "400": err, "404": err, "409": err, "503": err}}}),
         );
     };
-    get("/api/laws", "list_law_books", vec![]);
-    get("/api/laws/{book}", "get_law", vec![path_param("book")]);
-    get("/api/laws/{book}/sections/{section}", "get_law_section", vec![path_param("book"), path_param("section")]);
-    get("/api/search/laws", "search_laws", vec![]);
-    get("/api/platform", "get_platform_info", vec![]);
-    for (path, tool) in crate::DECISION_ROUTES {
-        get(path, tool, path_params(path).into_iter().map(path_param).collect());
+    for route in crate::REST_ROUTES.iter().filter(|r| r.binding == crate::RestBinding::Query) {
+        get(route.path, route.tool, path_params(route.path).into_iter().map(path_param).collect());
+    }
+    for route in crate::REST_ROUTES {
+        match route.binding {
+            crate::RestBinding::Query => {}
+            crate::RestBinding::TextBody => {
+                let t = tools::find(route.tool).expect("tool");
+                paths.insert(
+                    route.path.to_string(),
+                    json!({"post": {"operationId": route.tool, "summary": t.title, "description": t.description,
+                        "requestBody": {"required": true, "content": {
+                            "text/plain": {"schema": {"type": "string", "description": "The text to check, as it is."}},
+                            "application/json": {"schema": (t.schema)()}}},
+                        "responses": {"200": ok, "400": err, "404": err, "409": err, "503": err}}}),
+                );
+            }
+        }
     }
     for t in TOOLS {
         paths.insert(

@@ -8,15 +8,40 @@
 //!
 //! The server also writes `data/leases/<pid>` listing every generation it still holds, so
 //! `index gc` never removes one in use.
+//!
+//! What `CURRENT` may name, checked before anything is opened ([`read_current`],
+//! [`precheck_generation`]): a regular file (a symlink is not followed) holding one valid id,
+//! naming a real directory (not a symlink) whose `manifest.json` carries that same id and lists
+//! only plain files inside it. Anything else is a logged refusal, counted and shown on
+//! `/healthz`. A refused id is retried with exponential backoff (1 s doubling to 5 min, so a
+//! bad copy is not re-hashed five times a second) and at once on SIGHUP.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex, Weak};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use arc_swap::ArcSwapOption;
 use index::Generation;
-use index::generation::{current_id, generations_dir};
+use index::generation::{generations_dir, valid_id};
 use serde_json::{Value, json};
+
+/// First and last wait before a refused generation id is tried again (doubling in between).
+const RETRY_FIRST: Duration = Duration::from_secs(1);
+const RETRY_MAX: Duration = Duration::from_secs(300);
+
+model::closed_set! {
+    /// What is wrong with `CURRENT` itself (before any generation is opened).
+    pub enum CurrentProblem {
+        /// `CURRENT` is a symbolic link; it is not followed.
+        Symlink => "current_is_symlink",
+        /// `CURRENT` is not a regular file (a directory, a device, …).
+        NotAFile => "current_not_a_file",
+        /// `CURRENT` could not be read (permissions, I/O).
+        Unreadable => "current_unreadable",
+        /// `CURRENT` does not hold one valid generation id.
+        Garbage => "current_garbage",
+    }
+}
 
 #[derive(Debug, Clone, Default)]
 pub struct SwapStatus {
@@ -24,8 +49,83 @@ pub struct SwapStatus {
     pub refusals: u64,
     /// The last generation refused: (id, reason, when).
     pub last_refused: Option<(String, String, String)>,
+    /// How often the id of `last_refused` was tried in a row, and when it may be tried again.
+    pub refused_attempts: u32,
+    pub retry_at: Option<Instant>,
     /// Seconds the last successful open+verify took.
     pub last_swap_seconds: Option<f64>,
+    /// What is wrong with `CURRENT` now (None: readable and valid, or absent), with detail and time.
+    pub current_problem: Option<(CurrentProblem, String, String)>,
+    /// Every time `CURRENT` was found bad (counted once per change of what it holds).
+    pub current_problems: u64,
+}
+
+/// The id `CURRENT` names: `Ok(None)` when there is no `CURRENT`, `Err` when it is there but
+/// cannot be used. A symlink is never followed.
+pub fn read_current(data_dir: &Path) -> Result<Option<String>, (CurrentProblem, String)> {
+    let path = data_dir.join(index::generation::CURRENT_FILE);
+    let meta = match std::fs::symlink_metadata(&path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err((CurrentProblem::Unreadable, format!("{}: {e}", path.display()))),
+    };
+    if meta.file_type().is_symlink() {
+        return Err((CurrentProblem::Symlink, format!("{} is a symbolic link; it is not followed", path.display())));
+    }
+    if !meta.is_file() {
+        return Err((CurrentProblem::NotAFile, format!("{} is not a regular file", path.display())));
+    }
+    // An id is at most 64 bytes; a larger file is garbage, and is not read whole.
+    if meta.len() > 256 {
+        return Err((
+            CurrentProblem::Garbage,
+            format!("{} holds {} bytes, not one generation id", path.display(), meta.len()),
+        ));
+    }
+    let text = std::fs::read(&path).map_err(|e| (CurrentProblem::Unreadable, format!("{}: {e}", path.display())))?;
+    let text = String::from_utf8_lossy(&text);
+    let id = text.trim();
+    if valid_id(id) {
+        Ok(Some(id.to_string()))
+    } else {
+        let shown: String = id.chars().take(80).collect();
+        Err((CurrentProblem::Garbage, format!("{} holds {shown:?}, not a generation id", path.display())))
+    }
+}
+
+/// Cheap checks before hashing a generation: a real directory (not a symlink), a manifest whose
+/// id equals the directory name, and manifest entries that are plain files inside it.
+pub fn precheck_generation(dir: &Path, id: &str) -> Result<(), String> {
+    let meta = std::fs::symlink_metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    if meta.file_type().is_symlink() {
+        return Err(format!("{} is a symbolic link; it is not followed", dir.display()));
+    }
+    if !meta.is_dir() {
+        return Err(format!("{} is not a directory", dir.display()));
+    }
+    let manifest = index::generation::read_manifest(dir).map_err(|e| e.to_string())?;
+    if manifest.id != id {
+        return Err(format!(
+            "manifest id {} differs from its directory name {id} (a copied or renamed generation is not served)",
+            manifest.id
+        ));
+    }
+    for f in &manifest.files {
+        let rel = Path::new(&f.path);
+        if rel.components().any(|c| !matches!(c, Component::Normal(_))) {
+            return Err(format!("manifest lists {:?}, which is not a plain path inside the generation", f.path));
+        }
+        let p = dir.join(rel);
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(format!("{} is a symbolic link; it is not followed", p.display()));
+            }
+            Ok(m) if !m.is_file() => return Err(format!("{} is not a regular file", p.display())),
+            Ok(_) => {}
+            Err(e) => return Err(format!("{}: {e}", p.display())),
+        }
+    }
+    Ok(())
 }
 
 pub struct Slot {
@@ -62,18 +162,40 @@ impl Slot {
     }
 
     /// Loads the generation `CURRENT` names if it differs from the one served. Blocking.
-    /// Returns true when a swap happened.
-    pub fn check_current(&self) -> bool {
-        let Some(id) = current_id(&self.data_dir) else { return false };
+    /// Returns true when a swap happened. `force` (SIGHUP) retries a refused id at once.
+    pub fn check_current(&self, force: bool) -> bool {
+        let id = match read_current(&self.data_dir) {
+            Ok(Some(id)) => {
+                self.status.lock().expect("status lock").current_problem = None;
+                id
+            }
+            Ok(None) => return false,
+            Err((problem, detail)) => {
+                let mut st = self.status.lock().expect("status lock");
+                if st.current_problem.as_ref().map(|(p, d, _)| (p, d)) != Some((&problem, &detail)) {
+                    tracing::error!(problem = problem.as_str(), %detail, "CURRENT refused; the served generation stays");
+                    st.current_problems += 1;
+                    st.current_problem = Some((problem, detail, ingest::catalog::now_utc()));
+                }
+                return false;
+            }
+        };
         if self.current.load().as_ref().is_some_and(|g| g.id == id) {
             return false;
         }
-        if self.status().last_refused.as_ref().is_some_and(|(rid, _, _)| *rid == id) {
-            return false;
+        {
+            let st = self.status.lock().expect("status lock");
+            let refused_before = st.last_refused.as_ref().is_some_and(|(rid, _, _)| *rid == id);
+            if refused_before && !force && st.retry_at.is_some_and(|at| Instant::now() < at) {
+                return false;
+            }
         }
-        let started = std::time::Instant::now();
+        let started = Instant::now();
         let dir = generations_dir(&self.data_dir).join(&id);
-        match Generation::open_verified(&dir) {
+        let opened = precheck_generation(&dir, &id)
+            .map_err(|reason| reason.to_string())
+            .and_then(|()| Generation::open_verified(&dir).map_err(|e| e.to_string()));
+        match opened {
             Ok(g) => {
                 let g = Arc::new(g);
                 self.held.lock().expect("held lock").push((id.clone(), Arc::downgrade(&g)));
@@ -90,10 +212,13 @@ impl Slot {
                 drop(old);
                 true
             }
-            Err(e) => {
-                let reason = e.to_string();
-                tracing::error!(generation = %id, %reason, "refused generation");
+            Err(reason) => {
                 let mut st = self.status.lock().expect("status lock");
+                let again = st.last_refused.as_ref().is_some_and(|(rid, _, _)| *rid == id);
+                st.refused_attempts = if again { st.refused_attempts.saturating_add(1) } else { 1 };
+                let wait = RETRY_FIRST.saturating_mul(1u32 << (st.refused_attempts - 1).min(16)).min(RETRY_MAX);
+                st.retry_at = Some(Instant::now() + wait);
+                tracing::error!(generation = %id, %reason, attempt = st.refused_attempts, retry_in_s = wait.as_secs(), "refused generation");
                 st.refusals += 1;
                 st.last_refused = Some((id, reason, ingest::catalog::now_utc()));
                 false
@@ -129,7 +254,13 @@ impl Slot {
             "generation": self.get().map(|g| json!({"id": g.id, "built_at": g.manifest.built_at})),
             "swaps": st.swaps,
             "refusals": st.refusals,
-            "last_refused": st.last_refused.map(|(id, reason, at)| json!({"id": id, "reason": reason, "at": at})),
+            "last_refused": st.last_refused.map(|(id, reason, at)| json!({"id": id, "reason": reason, "at": at,
+                "attempts": st.refused_attempts,
+                "retry_in_seconds": st.retry_at.map(|t| t.saturating_duration_since(Instant::now()).as_secs())})),
+            "current": match st.current_problem {
+                None => json!({"status": "ok"}),
+                Some((problem, detail, at)) => json!({"status": "refused", "problem": problem, "detail": detail, "at": at}),
+            },
             "held_generations": self.held_ids(),
         })
     }
@@ -139,11 +270,11 @@ impl Slot {
 /// Runs [`Slot::check_current`] on a thread of its own at a lower CPU priority: verifying a new
 /// generation hashes every file (seconds of CPU on a full corpus), and on a small machine that
 /// must not take the cores from the requests being answered meanwhile.
-async fn check_in_background(slot: Arc<Slot>) -> bool {
+async fn check_in_background(slot: Arc<Slot>, force: bool) -> bool {
     let (tx, rx) = tokio::sync::oneshot::channel();
     let spawned = std::thread::Builder::new().name("generation-check".into()).spawn(move || {
         lower_this_threads_priority();
-        let _ = tx.send(slot.check_current());
+        let _ = tx.send(slot.check_current(force));
     });
     match spawned {
         Ok(_) => rx.await.unwrap_or(false),
@@ -176,13 +307,17 @@ pub fn spawn_watcher(slot: Arc<Slot>, interval: Duration, on_swap: impl Fn(&Slot
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut last_held: Vec<String> = Vec::new();
         loop {
+            let mut force = false;
             #[cfg(unix)]
             {
                 match hup.as_mut() {
                     Some(h) => {
                         tokio::select! {
                             _ = tick.tick() => {}
-                            _ = h.recv() => { tracing::info!("SIGHUP: checking CURRENT"); }
+                            _ = h.recv() => {
+                                tracing::info!("SIGHUP: checking CURRENT (a refused generation is retried)");
+                                force = true;
+                            }
                         }
                     }
                     None => {
@@ -192,7 +327,7 @@ pub fn spawn_watcher(slot: Arc<Slot>, interval: Duration, on_swap: impl Fn(&Slot
             }
             #[cfg(not(unix))]
             tick.tick().await;
-            let swapped = check_in_background(slot.clone()).await;
+            let swapped = check_in_background(slot.clone(), force).await;
             if swapped {
                 on_swap(&slot);
             }

@@ -87,7 +87,21 @@ pub struct Server {
 impl Server {
     /// Starts `serve --data-dir <dir> --addr 127.0.0.1:0` plus `extra` args and waits until ready.
     pub fn start(data_dir: &Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(bin("serve"))
+        Server::start_via(&[], data_dir, extra)
+    }
+
+    /// [`Server::start`] through a wrapper command (e.g. `["prlimit", "--nofile=256"]`).
+    pub fn start_via(wrapper: &[&str], data_dir: &Path, extra: &[&str]) -> Server {
+        let serve = bin("serve");
+        let mut cmd = match wrapper.split_first() {
+            Some((program, args)) => {
+                let mut c = Command::new(program);
+                c.args(args).arg(&serve);
+                c
+            }
+            None => Command::new(&serve),
+        };
+        let mut child = cmd
             .arg("--data-dir")
             .arg(data_dir)
             .args(["--addr", "127.0.0.1:0"])

@@ -53,7 +53,9 @@ impl SyncClient {
 fn client() -> SyncClient {
     let _ = rustls::crypto::ring::default_provider().install_default();
     SyncClient {
-        inner: reqwest::Client::new(),
+        // No pooled connections: this runtime is driven only inside `block_on`, so it would not
+        // notice the server closing an idle keep-alive connection and would write into it.
+        inner: reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap(),
         rt: tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap(),
     }
 }
@@ -278,6 +280,12 @@ fn publish_damaged(d: &Path, new_id: &str, damage: impl Fn(&Path)) {
     let src = d.join("generations").join(current(d));
     let dst = d.join("generations").join(new_id);
     copy_dir(&src, &dst);
+    // A damaged generation of its own id: the manifest names the directory it is in (a plain
+    // copy under another name is refused before any hashing, see generation_refusals.rs).
+    let manifest_path = dst.join("manifest.json");
+    let mut manifest: Value = serde_json::from_slice(&std::fs::read(&manifest_path).unwrap()).unwrap();
+    manifest["id"] = Value::String(new_id.to_string());
+    std::fs::write(&manifest_path, serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
     damage(&dst);
     std::fs::write(d.join("CURRENT.tmp"), format!("{new_id}\n")).unwrap();
     std::fs::rename(d.join("CURRENT.tmp"), d.join("CURRENT")).unwrap();

@@ -1,0 +1,93 @@
+//! Blocking HTTP helpers for the end-to-end tests. [`Client`] keeps one current-thread
+//! runtime for many calls; it pools no connections, because that runtime is driven only inside
+//! a call and would not notice the server closing an idle keep-alive connection. The free
+//! functions make a client per call.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+pub struct Client {
+    rt: tokio::runtime::Runtime,
+    inner: reqwest::Client,
+}
+
+impl Default for Client {
+    fn default() -> Client {
+        Client::new()
+    }
+}
+
+impl Client {
+    pub fn new() -> Client {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        Client {
+            rt: tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime"),
+            // A hang guard only: the server must answer every input, refusing or not.
+            inner: reqwest::Client::builder()
+                .pool_max_idle_per_host(0)
+                .timeout(Duration::from_secs(120))
+                .build()
+                .expect("client"),
+        }
+    }
+
+    /// GET `url`: status and body.
+    pub fn get(&self, url: &str) -> (u16, String) {
+        self.rt.block_on(async {
+            let r = self.inner.get(url).send().await.unwrap_or_else(|e| panic!("GET {url}: {e}"));
+            (r.status().as_u16(), r.text().await.expect("body"))
+        })
+    }
+
+    /// POST `body` with `content_type` to `url`: status and body.
+    pub fn post(&self, url: &str, content_type: &str, body: impl Into<String>) -> (u16, String) {
+        let body = body.into();
+        self.rt.block_on(async {
+            let r = self
+                .inner
+                .post(url)
+                .header("content-type", content_type)
+                .body(body)
+                .send()
+                .await
+                .unwrap_or_else(|e| panic!("POST {url}: {e}"));
+            (r.status().as_u16(), r.text().await.expect("body"))
+        })
+    }
+
+    pub fn get_json(&self, url: &str) -> Value {
+        json_of(url, &self.get(url).1)
+    }
+
+    /// `check_citations` over REST (`POST /api/citations/check`, the text as the body).
+    pub fn check_citations(&self, base: &str, text: &str) -> (u16, Value) {
+        let url = format!("{base}/api/citations/check");
+        let (status, body) = self.post(&url, "text/plain; charset=utf-8", text);
+        (status, json_of(&url, &body))
+    }
+}
+
+fn json_of(url: &str, text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{url}: not JSON ({e}): {text}"))
+}
+
+/// GET `url`; the body as text.
+pub fn get_text(url: &str) -> String {
+    Client::new().get(url).1
+}
+
+/// GET `url`; the body as JSON (panics with the body when it is not).
+pub fn get_json(url: &str) -> Value {
+    Client::new().get_json(url)
+}
+
+/// POST `body` with `content_type` to `url`; the body of the answer as text.
+pub fn post(url: &str, content_type: &str, body: impl Into<String>) -> String {
+    Client::new().post(url, content_type, body).1
+}
+
+/// POST `body` as JSON to `url`; the answer as JSON (panics with the body when it is not).
+pub fn post_json(url: &str, body: &Value) -> Value {
+    json_of(url, &post(url, "application/json", body.to_string()))
+}
