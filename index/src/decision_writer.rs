@@ -338,41 +338,17 @@ fn iso_of_compact_date(d: &str) -> Option<String> {
 /// `decided`: the citing decision's date; a decision dated before the law's Ausfertigung
 /// cannot cite it (it cites a predecessor or another law of that name): `predates_law`.
 /// `state_law`: the scanner read the book as Land law (`IFG Bln`): never bound to a federal law.
-/// What one law citation names: Land law or not, the book, the § / Artikel and its unit, the Absatz.
-struct CitedLaw<'a> {
+/// Binds one law citation (Land law or not, the book, the § / Artikel and its unit, the
+/// Absatz) of a decision dated `decided` to the law rows.
+fn bind_law(
+    conn: &Connection,
     state_law: bool,
-    book: Option<&'a str>,
-    section: &'a str,
+    book: Option<&str>,
+    section: &str,
     unit: extract::citations::LawUnit,
-    absatz: Option<&'a str>,
-}
-
-impl<'a> From<&'a resolve::case_law::LawRef> for CitedLaw<'a> {
-    fn from(l: &'a resolve::case_law::LawRef) -> CitedLaw<'a> {
-        CitedLaw {
-            state_law: l.state_law.is_some(),
-            book: l.book.as_deref(),
-            section: &l.section,
-            unit: l.unit,
-            absatz: l.absatz.as_deref(),
-        }
-    }
-}
-
-impl<'a> From<&'a extract::citations::LawCitation> for CitedLaw<'a> {
-    fn from(l: &'a extract::citations::LawCitation) -> CitedLaw<'a> {
-        CitedLaw {
-            state_law: l.state_law.is_some(),
-            book: l.book.as_deref(),
-            section: &l.section,
-            unit: l.unit,
-            absatz: l.absatz.as_deref(),
-        }
-    }
-}
-
-fn bind_law(conn: &Connection, cited: CitedLaw<'_>, decided: Option<&str>) -> Result<(Option<i64>, LawCitationStatus)> {
-    let CitedLaw { state_law, book, section, unit, absatz } = cited;
+    absatz: Option<&str>,
+    decided: Option<&str>,
+) -> Result<(Option<i64>, LawCitationStatus)> {
     if state_law {
         return Ok((None, LawCitationStatus::StateLaw));
     }
@@ -434,7 +410,8 @@ fn write_citations(
     )?;
     let mut statuses = Vec::with_capacity(c.laws.len());
     for l in &c.laws {
-        let (law_id, status) = bind_law(conn, l.into(), decided)?;
+        let (law_id, status) =
+            bind_law(conn, l.state_law.is_some(), l.book.as_deref(), &l.section, l.unit, l.absatz.as_deref(), decided)?;
         statuses.push(status);
         let parents = serde_json::to_string(&l.parents)?;
         ins_law.execute(params![
@@ -507,7 +484,15 @@ fn counted_norms(
     for token in &c.norms_from_norm_field {
         let ex = extract::citations::extract(token, vocab);
         if let Some(l) = ex.laws.iter().find(|l| l.book.is_some()) {
-            let (_, status) = bind_law(conn, l.into(), decided)?;
+            let (_, status) = bind_law(
+                conn,
+                l.state_law.is_some(),
+                l.book.as_deref(),
+                &l.section,
+                l.unit,
+                l.absatz.as_deref(),
+                decided,
+            )?;
             if !status.counts_as_citing() {
                 uncounted.insert(token.as_str());
             } else {

@@ -191,23 +191,30 @@ fn role_of(text_before: &str) -> CitationRole {
     if PROCEDURAL_CUES.iter().any(|c| text_before.contains(c)) { CitationRole::Procedural } else { CitationRole::Cited }
 }
 
-/// Why a citation of `court` (dated `date`) lies outside what we ingest, or None when it lies
-/// inside: a coverage bucket names the court and the date is outside its range, or no bucket
-/// names the court and we hold none of its decisions.
-fn outside_coverage(cited: &str, date: Option<&str>, courts_held: &[Court], sources: &[&str]) -> Option<String> {
-    let map = coverage_map::shipped();
+/// The coverage buckets whose court the printed court `cited` can name (resolve's coverage
+/// status and the checker's coverage boundary read the same buckets).
+pub fn buckets_for_cited_court<'m>(map: &'m coverage_map::CoverageMap, cited: &str) -> Vec<&'m coverage_map::Bucket> {
     let table = CourtTable::shipped();
-    // Only buckets of sources this run ingested speak for what is held.
-    let buckets: Vec<&coverage_map::Bucket> = map
-        .buckets
+    map.buckets
         .iter()
-        .filter(|b| b.sources.iter().any(|s| sources.contains(&source_id(s))))
         .filter(|b| {
             b.court
                 .as_deref()
                 .and_then(|n| table.canonical(n))
                 .is_some_and(|bc| cited_court_fits(cited, &bc) == Some(true))
         })
+        .collect()
+}
+
+/// Why a citation of `court` (dated `date`) lies outside what we ingest, or None when it lies
+/// inside: a coverage bucket names the court and the date is outside its range, or no bucket
+/// names the court and we hold none of its decisions.
+fn outside_coverage(cited: &str, date: Option<&str>, courts_held: &[Court], sources: &[&str]) -> Option<String> {
+    let map = coverage_map::shipped();
+    // Only buckets of sources this run ingested speak for what is held.
+    let buckets: Vec<&coverage_map::Bucket> = buckets_for_cited_court(&map, cited)
+        .into_iter()
+        .filter(|b| b.sources.iter().any(|s| sources.contains(&source_id(s))))
         .collect();
     if buckets.is_empty() {
         let held = courts_held.iter().any(|c| cited_court_fits(cited, c) == Some(true));

@@ -73,17 +73,7 @@ pub fn place(g: &Generation, c: &CaseCitation) -> Result<Placement, ToolError> {
         return Ok(outside("court_not_printed", json!({})));
     };
     let map = coverage_map::shipped();
-    let table = CourtTable::shipped();
-    let buckets: Vec<&Bucket> = map
-        .buckets
-        .iter()
-        .filter(|b| {
-            b.court
-                .as_deref()
-                .and_then(|n| table.canonical(n))
-                .is_some_and(|bc| cited_court_fits(court, &bc) == Some(true))
-        })
-        .collect();
+    let buckets: Vec<&Bucket> = resolve::case_law::buckets_for_cited_court(&map, court);
     if buckets.is_empty() {
         // Held decisions of a court the citation can name come from dumps: a selection.
         let held: i64 = held_of_court(g, court)?;

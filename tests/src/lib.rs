@@ -416,6 +416,25 @@ pub fn sample_oldp_dump() -> PathBuf {
     workspace_root().join("sample/decisions/oldp-sample.jsonl.gz")
 }
 
+/// The generation id `data/CURRENT` names.
+pub fn current_id(data: &Path) -> String {
+    std::fs::read_to_string(data.join("CURRENT")).expect("CURRENT").trim().to_string()
+}
+
+/// Copies the directory tree `from` to `to` (plain files and directories).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
 /// A fresh data directory with a published generation of the embedded sample (laws and
 /// decisions), built by the real binaries from a loopback mirror of it.
 pub fn sample_data_dir() -> tempfile::TempDir {

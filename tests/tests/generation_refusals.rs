@@ -8,6 +8,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use legal_tests::Mirror;
+use legal_tests::copy_dir;
 use legal_tests::http::get_text;
 use legal_tests::procs::{Server, build_statutes_generation};
 use serde_json::Value;
@@ -32,19 +33,6 @@ fn wait_for(server: &Server, what: &str, cond: impl Fn(&Value) -> bool) -> Value
         }
         assert!(Instant::now() < deadline, "timed out waiting for {what}: {h}");
         std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
     }
 }
 

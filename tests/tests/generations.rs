@@ -11,11 +11,8 @@ use std::time::{Duration, Instant};
 
 use legal_tests::procs::{Server, bin, run_stage_ok};
 use legal_tests::{Mirror, sample_gii};
+use legal_tests::{copy_dir, current_id as current};
 use serde_json::{Value, json};
-
-fn current(data: &Path) -> String {
-    std::fs::read_to_string(data.join("CURRENT")).unwrap().trim().to_string()
-}
 
 fn gen_dirs(data: &Path) -> BTreeSet<String> {
     std::fs::read_dir(data.join("generations"))
@@ -261,18 +258,6 @@ fn killing_index_at_any_point_never_breaks_current_and_the_next_run_succeeds() {
     let new = current(&d);
     assert_ne!(new, before);
     wait_served(&c, &server.base_url, &new);
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
 }
 
 /// Publishes a copy of the current generation under `new_id`, damaged by `damage`.

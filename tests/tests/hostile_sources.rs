@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use legal_tests::current_id as current;
 use legal_tests::http::get_json;
 use legal_tests::procs::{Server, bin, run_stage, run_stage_ok};
 use legal_tests::{Fault, Mirror, sample_gii, sample_oldp_dump, sample_rii, write};
@@ -38,10 +39,6 @@ const ADDED_LAW: (&str, &str, &str) = ("vwgo", "VwGO", "Verwaltungsgericht");
 const RII_DOKNR: &str = "KVRE427811801";
 const RII_BOMB: &str = "KVRE000000001";
 const MIB: u64 = 1024 * 1024;
-
-fn current(data: &Path) -> String {
-    std::fs::read_to_string(data.join("CURRENT")).expect("CURRENT").trim().to_string()
-}
 
 fn manifest(data: &Path) -> Value {
     let p = data.join("generations").join(current(data)).join("manifest.json");

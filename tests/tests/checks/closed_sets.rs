@@ -11,6 +11,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use legal_tests::current_id as current;
 use legal_tests::procs::{run_stage, run_stage_ok};
 use model::{Branch, CaseCitationStatus, CaseKind, CitationRole, ClosedSet, LawCitationStatus, WithheldReason};
 
@@ -83,10 +84,6 @@ fn citation_content(data: &Path) -> Vec<String> {
         out.extend(rows.map(Result::unwrap));
     }
     out
-}
-
-fn current(data: &Path) -> String {
-    std::fs::read_to_string(data.join("CURRENT")).unwrap().trim().to_string()
 }
 
 /// `index build --force` on `data` is refused; its stderr names `citations.jsonl` and `needle`,
