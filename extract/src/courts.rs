@@ -15,7 +15,8 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-const COURTS_TSV: &str = include_str!("../reference/courts.tsv");
+/// The shipped court table (`reference/courts.tsv`), as text: part of what extraction depends on.
+pub const REFERENCE_TSV: &str = include_str!("../reference/courts.tsv");
 
 /// The branch of jurisdiction a court belongs to: the shared closed set (European courts
 /// and Vergabekammern are branches of their own).
@@ -184,7 +185,7 @@ impl CourtTable {
     /// The shipped table (parsed once).
     pub fn shipped() -> &'static CourtTable {
         static TABLE: OnceLock<CourtTable> = OnceLock::new();
-        TABLE.get_or_init(|| CourtTable::from_tsv(COURTS_TSV))
+        TABLE.get_or_init(|| CourtTable::from_tsv(REFERENCE_TSV))
     }
 
     pub fn from_tsv(tsv: &str) -> CourtTable {

@@ -15,8 +15,9 @@
 use std::collections::HashMap;
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use ingest::catalog::Catalog;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -37,6 +38,11 @@ pub struct DecisionRecord {
     pub doc: DecisionDoc,
     /// Every source copy merged into this decision, the primary first.
     pub sources: Vec<SourceRef>,
+    /// What the decision was made from: the sha256 of its source record's bytes under
+    /// [`DECISION_EXTRACT_VERSION`] (of all its copies' when merged). Later stages reuse their
+    /// work for a decision while it is unchanged; empty in output of older builds.
+    #[serde(default)]
+    pub input_sha: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -61,6 +67,9 @@ pub struct DecisionsManifest {
     pub failed: Vec<FailedRecord>,
     /// sha256 of `decisions.jsonl`.
     pub sha256: String,
+    /// What the run read ([`input_fingerprint`]); a run with the same input rewrites nothing.
+    #[serde(default)]
+    pub input_fingerprint: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -108,10 +117,18 @@ pub struct DecisionsSummary {
     pub decisions: usize,
     pub merged: usize,
     pub bytes: u64,
+    /// The input equals the last run's: nothing was read or rewritten.
+    pub unchanged: bool,
 }
 
 impl DecisionsSummary {
     pub fn line(&self, secs: f64) -> String {
+        if self.unchanged {
+            return format!(
+                "extract decisions: input unchanged ({} records, {} decisions, {} failed); nothing rewritten in {:.1} s",
+                self.records_read, self.decisions, self.failed, secs
+            );
+        }
         format!(
             "extract decisions: {} records; {} normalised, {} unchanged (reused), {} failed; {} decisions ({} second copies merged); {:.1} MB in {:.1} s",
             self.records_read,
@@ -126,33 +143,182 @@ impl DecisionsSummary {
     }
 }
 
-/// One source record before normalisation.
-struct RawRecord {
+/// Where one source record came from: enough to name it in a problem, to build its
+/// [`SourceRef`] and to find its normalisation again.
+struct Origin {
     source: &'static str,
-    document: String,
+    document: Arc<str>,
     /// `<document>#<line>` or the DOKNR: where to find it again.
     key: String,
-    bytes: Vec<u8>,
     /// The rii toc's court line, a fallback when the XML names none.
     toc_court: Option<String>,
 }
 
+/// One source record before normalisation.
+struct RawRecord {
+    origin: Origin,
+    bytes: Vec<u8>,
+}
+
 type Normalised = std::result::Result<(String, DecisionDoc), String>;
+
+/// Records are normalised this many at a time, and merged decisions written this many at a
+/// time: the stage holds one batch of texts, never the corpus.
+const BATCH: usize = 256;
+
+/// Where a normalised record waits for the merge: its cache file (the usual case), or in
+/// memory when the cache could not be written.
+enum Stored {
+    Cache(PathBuf),
+    Memory(Box<DecisionRecord>),
+}
+
+/// What the merge needs of one normalised record; its text stays in the cache.
+struct Slot {
+    origin: Origin,
+    /// sha256 of the record's bytes.
+    sha: String,
+    stored: Stored,
+    court: Option<String>,
+    date: Option<String>,
+    file_numbers: Vec<String>,
+}
+
+/// Pass 1: records arrive one by one, are normalised a batch at a time (in parallel) and
+/// leave only a [`Slot`] behind.
+struct Pass1 {
+    cache: PathBuf,
+    table: &'static CourtTable,
+    slots: Vec<Slot>,
+    failed: Vec<FailedRecord>,
+    summary: DecisionsSummary,
+    batch: Vec<RawRecord>,
+    bar: indicatif::ProgressBar,
+}
+
+impl Pass1 {
+    fn push(&mut self, raw: RawRecord) {
+        self.batch.push(raw);
+        if self.batch.len() >= BATCH {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        let batch = std::mem::take(&mut self.batch);
+        let cache = &self.cache;
+        let results: Vec<(Normalised, String, Option<PathBuf>, bool)> =
+            batch.par_iter().map(|r| normalise_cached(cache, r)).collect();
+        self.bar.inc(batch.len() as u64);
+        for (raw, (result, sha, cached_at, reused)) in batch.into_iter().zip(results) {
+            self.summary.bytes += raw.bytes.len() as u64;
+            match result {
+                Ok((record_id, doc)) => {
+                    if reused {
+                        self.summary.reused += 1
+                    } else {
+                        self.summary.normalised += 1
+                    }
+                    let rec = to_record(&raw.origin, &sha, record_id, doc, self.table);
+                    let (court, date, file_numbers) = (
+                        rec.court.as_ref().map(|c| c.name.clone()),
+                        rec.doc.meta.date.clone(),
+                        rec.doc.meta.file_numbers.clone(),
+                    );
+                    let stored = match cached_at {
+                        Some(p) => Stored::Cache(p),
+                        None => Stored::Memory(Box::new(rec)),
+                    };
+                    self.slots.push(Slot { origin: raw.origin, sha, stored, court, date, file_numbers });
+                }
+                Err(reason) => self.failed.push(fail(raw.origin.source, &raw.origin.key, reason)),
+            }
+        }
+    }
+
+    /// The decision record of slot `i`, read back from the cache.
+    fn load(&self, i: usize) -> Result<DecisionRecord> {
+        let slot = &self.slots[i];
+        match &slot.stored {
+            Stored::Memory(rec) => Ok((**rec).clone()),
+            Stored::Cache(p) => {
+                let bytes = std::fs::read(p).with_context(|| {
+                    format!("{}: the cached normalisation vanished during the run; run `extract` again", p.display())
+                })?;
+                match serde_json::from_slice::<Normalised>(&bytes)
+                    .with_context(|| format!("{} is unreadable; run `extract` again", p.display()))?
+                {
+                    Ok((record_id, doc)) => Ok(to_record(&slot.origin, &slot.sha, record_id, doc, self.table)),
+                    Err(e) => bail!("{}: the cache changed during the run ({e}); run `extract` again", p.display()),
+                }
+            }
+        }
+    }
+}
+
+/// What the decisions run reads, as one hash: the extractor version, the court table, the
+/// size cap and every source document's content address (the raw path is `<sha256>.<ext>`).
+/// Equal to the last run's: the output would be the same, so nothing is read or rewritten.
+fn input_fingerprint(
+    oldp: &[ingest::catalog::DocumentRow],
+    toc: &[ingest::catalog::TocItem],
+    rii_docs: &HashMap<String, ingest::catalog::DocumentRow>,
+) -> String {
+    let mut h = Sha256::new();
+    h.update(format!(
+        "extract {DECISION_EXTRACT_VERSION}; courts {}; cap {}\n",
+        hex::encode(Sha256::digest(crate::courts::REFERENCE_TSV)),
+        crate::bounded_read::max_decompressed_bytes()
+    ));
+    for d in oldp {
+        h.update(format!("oldp {} {}\n", d.key, d.raw_path));
+    }
+    for item in toc {
+        let raw = rii_docs.get(&item.key).map(|d| d.raw_path.as_str()).unwrap_or("-");
+        h.update(format!("rii {} {} {}\n", item.key, raw, item.extra.as_deref().unwrap_or("")));
+    }
+    hex::encode(h.finalize())
+}
 
 pub fn run(data_dir: &Path) -> Result<DecisionsSummary> {
     let catalog = Catalog::open(data_dir)?;
-    let run_id = catalog.start_run("extract", Some("decisions"))?;
-    let mut summary = DecisionsSummary::default();
-    let mut failed = Vec::new();
-    let mut raws = Vec::new();
-
-    for d in catalog.documents(ingest::oldp::SOURCE)? {
-        let bytes = std::fs::read(data_dir.join(&d.raw_path)).with_context(|| format!("raw copy of {}", d.key))?;
-        read_dump_lines(&d.key, &bytes, &mut raws, &mut failed);
-    }
+    let oldp_docs = catalog.documents(ingest::oldp::SOURCE)?;
     let rii_docs: HashMap<String, ingest::catalog::DocumentRow> =
         catalog.documents(ingest::rii::SOURCE)?.into_iter().map(|d| (d.key.clone(), d)).collect();
-    for item in catalog.toc(ingest::rii::SOURCE)? {
+    let toc = catalog.toc(ingest::rii::SOURCE)?;
+    let fingerprint = input_fingerprint(&oldp_docs, &toc, &rii_docs);
+    if let Some(m) = read_manifest(data_dir)?
+        && m.input_fingerprint == fingerprint
+        && m.extract_version == DECISION_EXTRACT_VERSION
+        && records_path(data_dir).is_file()
+    {
+        return Ok(DecisionsSummary {
+            records_read: m.records_read,
+            failed: m.failed.len(),
+            decisions: m.decisions,
+            merged: m.merged_copies,
+            unchanged: true,
+            ..Default::default()
+        });
+    }
+    let run_id = catalog.start_run("extract", Some("decisions"))?;
+    let bar = ingest::progress_bar(toc.len() as u64, "extract decisions");
+    let mut pass = Pass1 {
+        cache: dir(data_dir).join("records"),
+        table: CourtTable::shipped(),
+        slots: Vec::new(),
+        failed: Vec::new(),
+        summary: DecisionsSummary::default(),
+        batch: Vec::with_capacity(BATCH),
+        bar,
+    };
+
+    for d in &oldp_docs {
+        let path = data_dir.join(&d.raw_path);
+        let f = std::fs::File::open(&path).with_context(|| format!("raw copy of {}", d.key))?;
+        read_dump_lines(&d.key, f, &mut pass).with_context(|| format!("raw copy of {}", d.key))?;
+    }
+    for item in &toc {
         let toc_court = item
             .extra
             .as_deref()
@@ -160,90 +326,100 @@ pub fn run(data_dir: &Path) -> Result<DecisionsSummary> {
             .map(|e| e.gericht);
         match rii_docs.get(&item.key) {
             Some(d) => match std::fs::read(data_dir.join(&d.raw_path)) {
-                Ok(bytes) => raws.push(RawRecord {
-                    source: ingest::rii::SOURCE,
-                    document: item.key.clone(),
-                    key: item.key.clone(),
+                Ok(bytes) => pass.push(RawRecord {
+                    origin: Origin {
+                        source: ingest::rii::SOURCE,
+                        document: Arc::from(item.key.as_str()),
+                        key: item.key.clone(),
+                        toc_court,
+                    },
                     bytes,
-                    toc_court,
                 }),
-                Err(e) => failed.push(fail("rii", &item.key, format!("raw copy unreadable: {e}"))),
+                Err(e) => pass.failed.push(fail("rii", &item.key, format!("raw copy unreadable: {e}"))),
             },
             None => {
                 let why = catalog.last_fetch_failure("rii", &item.key)?.unwrap_or_else(|| "never fetched".into());
-                failed.push(fail("rii", &item.key, format!("no copy fetched: {why}")));
+                pass.failed.push(fail("rii", &item.key, format!("no copy fetched: {why}")));
             }
         }
     }
-    summary.records_read = raws.len() + failed.len();
+    pass.flush();
+    pass.bar.finish_and_clear();
+    pass.summary.records_read = pass.slots.len() + pass.failed.len();
 
-    let cache = dir(data_dir).join("records");
-    let bar = ingest::progress_bar(raws.len() as u64, "extract decisions");
-    let results: Vec<(Normalised, bool)> = raws
-        .par_iter()
-        .map(|r| {
-            let out = normalise_cached(&cache, r);
-            bar.inc(1);
-            out
-        })
-        .collect();
-    bar.finish_and_clear();
-
-    let table = CourtTable::shipped();
-    let mut records = Vec::new();
-    for (raw, (result, reused)) in raws.iter().zip(results) {
-        summary.bytes += raw.bytes.len() as u64;
-        match result {
-            Ok((record_id, doc)) => {
-                if reused {
-                    summary.reused += 1
-                } else {
-                    summary.normalised += 1
-                }
-                records.push(to_record(raw, record_id, doc, table));
-            }
-            Err(reason) => failed.push(fail(raw.source, &raw.key, reason)),
-        }
-    }
-    let before = records.len();
-    let decisions = merge_copies(records);
-    summary.merged = before - decisions.len();
-    summary.decisions = decisions.len();
-    summary.failed = failed.len();
-    for f in &failed {
+    // Pass 2: second copies merged, one batch of groups read back and written at a time.
+    let groups = merge_groups(pass.slots.iter().map(|s| (s.court.as_deref(), s.date.as_deref(), &s.file_numbers[..])));
+    let (sha256, written) = write_decisions(&records_path(data_dir), &groups, |i| pass.load(i))?;
+    let mut summary = std::mem::take(&mut pass.summary);
+    summary.decisions = written;
+    summary.merged = pass.slots.len() - written;
+    summary.failed = pass.failed.len();
+    for f in &pass.failed {
         catalog.record_problem(Some(run_id), &f.source, &f.key, "extract", &f.reason)?;
     }
-
-    let mut jsonl = Vec::new();
-    for d in &decisions {
-        serde_json::to_writer(&mut jsonl, d)?;
-        jsonl.push(b'\n');
-    }
-    crate::write_atomic(&records_path(data_dir), &jsonl)?;
     let manifest = DecisionsManifest {
         extract_version: DECISION_EXTRACT_VERSION,
         records_read: summary.records_read,
-        decisions: decisions.len(),
+        decisions: written,
         merged_copies: summary.merged,
-        failed,
-        sha256: hex::encode(Sha256::digest(&jsonl)),
+        failed: std::mem::take(&mut pass.failed),
+        sha256,
+        input_fingerprint: fingerprint,
     };
     crate::write_atomic(&manifest_path(data_dir), &serde_json::to_vec_pretty(&manifest)?)?;
     catalog.finish_run(run_id, 0, &summary.line(0.0))?;
     Ok(summary)
 }
 
+/// Writes `decisions.jsonl` (temp file, fsync, rename) from the merge groups, loading each
+/// member with `load`; returns the file's sha256 and the number of decisions written.
+fn write_decisions(
+    path: &Path,
+    groups: &[Vec<usize>],
+    load: impl Fn(usize) -> Result<DecisionRecord> + Sync,
+) -> Result<(String, usize)> {
+    use std::io::Write;
+    let dir = path.parent().expect("output path has a parent");
+    std::fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!(".tmp-{}-decisions.jsonl", std::process::id()));
+    let file = std::fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+    let mut hasher = Sha256::new();
+    for chunk in groups.chunks(BATCH) {
+        let lines: Vec<Result<Vec<u8>>> = chunk
+            .par_iter()
+            .map(|g| {
+                let copies = g.iter().map(|&i| load(i)).collect::<Result<Vec<_>>>()?;
+                let mut line = serde_json::to_vec(&merge_group(copies))?;
+                line.push(b'\n');
+                Ok(line)
+            })
+            .collect();
+        for line in lines {
+            let line = line?;
+            hasher.update(&line);
+            out.write_all(&line)?;
+        }
+    }
+    let file = out.into_inner().map_err(|e| e.into_error())?;
+    file.sync_all()?;
+    std::fs::rename(&tmp, path)?;
+    Ok((hex::encode(hasher.finalize()), groups.len()))
+}
+
 fn fail(source: &str, key: &str, reason: String) -> FailedRecord {
     FailedRecord { source: source.into(), key: key.into(), reason }
 }
 
-/// Splits a dump (gzip or plain JSON Lines) into records. A line that is not UTF-8 and a
-/// gzip stream that breaks off are recorded; the lines before them are kept.
-fn read_dump_lines(document: &str, bytes: &[u8], out: &mut Vec<RawRecord>, failed: &mut Vec<FailedRecord>) {
-    let gz = bytes.starts_with(&[0x1f, 0x8b]);
-    let reader: Box<dyn Read + '_> =
-        if gz { Box::new(flate2::read::MultiGzDecoder::new(bytes)) } else { Box::new(bytes) };
-    let mut reader = std::io::BufReader::new(reader);
+/// Streams a dump (gzip or plain JSON Lines) record by record into `pass`. A line that is
+/// too large and a gzip stream that breaks off are recorded; the lines before them are kept.
+fn read_dump_lines(document: &str, file: std::fs::File, pass: &mut Pass1) -> Result<()> {
+    let mut buffered = std::io::BufReader::with_capacity(1 << 16, file);
+    let gz = buffered.fill_buf()?.starts_with(&[0x1f, 0x8b]);
+    let reader: Box<dyn Read> =
+        if gz { Box::new(flate2::read::MultiGzDecoder::new(buffered)) } else { Box::new(buffered) };
+    let mut reader = std::io::BufReader::with_capacity(1 << 16, reader);
+    let document: Arc<str> = Arc::from(document);
     let mut line_no = 0usize;
     let cap = crate::bounded_read::max_decompressed_bytes();
     loop {
@@ -253,25 +429,28 @@ fn read_dump_lines(document: &str, bytes: &[u8], out: &mut Vec<RawRecord>, faile
             Ok(crate::bounded_read::CappedLine::TooLarge { bytes }) => {
                 line_no += 1;
                 let reason = crate::bounded_read::line_too_large_reason(bytes, cap);
-                failed.push(fail(ingest::oldp::SOURCE, &format!("{document}#{line_no}"), reason));
+                pass.failed.push(fail(ingest::oldp::SOURCE, &format!("{document}#{line_no}"), reason));
             }
             Ok(crate::bounded_read::CappedLine::Line) => {
                 line_no += 1;
                 if line.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
-                out.push(RawRecord {
-                    source: ingest::oldp::SOURCE,
-                    document: document.into(),
-                    key: format!("{document}#{line_no}"),
+                pass.bar.inc_length(1);
+                pass.push(RawRecord {
+                    origin: Origin {
+                        source: ingest::oldp::SOURCE,
+                        document: document.clone(),
+                        key: format!("{document}#{line_no}"),
+                        toc_court: None,
+                    },
                     bytes: line,
-                    toc_court: None,
                 });
             }
             Err(e) => {
                 let key = format!("{document}#{}", line_no + 1);
                 let what = if gz { "gzip stream breaks off" } else { "read error" };
-                failed.push(fail(
+                pass.failed.push(fail(
                     ingest::oldp::SOURCE,
                     &key,
                     format!("truncated_dump: {what} after line {line_no}: {e}"),
@@ -280,28 +459,29 @@ fn read_dump_lines(document: &str, bytes: &[u8], out: &mut Vec<RawRecord>, faile
             }
         }
     }
+    Ok(())
 }
 
 /// Normalises one record, or reuses the cached result for the same bytes and version.
-fn normalise_cached(cache: &Path, raw: &RawRecord) -> (Normalised, bool) {
+/// Returns the result, where the cache holds it (None: the cache could not be written) and
+/// whether it was reused. Cache files are not fsynced: a torn one is unreadable and only
+/// costs a normalisation on the next run.
+fn normalise_cached(cache: &Path, raw: &RawRecord) -> (Normalised, String, Option<PathBuf>, bool) {
     let sha = hex::encode(Sha256::digest(&raw.bytes));
     let path = cache.join(&sha[..2]).join(format!("{sha}.v{DECISION_EXTRACT_VERSION}.json"));
     if let Ok(b) = std::fs::read(&path)
         && let Ok(n) = serde_json::from_slice::<Normalised>(&b)
     {
-        return (n, true);
+        return (n, sha, Some(path), true);
     }
     let n = normalise(raw);
-    if let Ok(json) = serde_json::to_vec(&n) {
-        // A cache write that fails only costs time on the next run.
-        let _ = crate::write_atomic(&path, &json);
-    }
-    (n, false)
+    let cached = serde_json::to_vec(&n).ok().is_some_and(|json| crate::write_replace(&path, &json).is_ok());
+    (n, sha, cached.then_some(path), false)
 }
 
 fn normalise(raw: &RawRecord) -> Normalised {
     let caught = std::panic::catch_unwind(|| -> Normalised {
-        match raw.source {
+        match raw.origin.source {
             "rii" => {
                 let (_, xml) = crate::gii_xml::xml_from_zip(&raw.bytes).map_err(|e| match e {
                     // Its reason starts with the problem's spelling already.
@@ -309,7 +489,7 @@ fn normalise(raw: &RawRecord) -> Normalised {
                     other => format!("zip: {other}"),
                 })?;
                 let doc = parse_rii_xml(&xml).map_err(|e| format!("{}: {e}", e.reason()))?;
-                Ok((raw.key.clone(), doc))
+                Ok((raw.origin.key.clone(), doc))
             }
             _ => {
                 let line = std::str::from_utf8(&raw.bytes).map_err(|e| format!("invalid_encoding: {e}"))?;
@@ -317,7 +497,7 @@ fn normalise(raw: &RawRecord) -> Normalised {
                 let id = match &rec.id {
                     Some(serde_json::Value::Number(n)) => n.to_string(),
                     Some(serde_json::Value::String(s)) if !s.trim().is_empty() => s.trim().to_string(),
-                    _ => raw.key.clone(),
+                    _ => raw.origin.key.clone(),
                 };
                 let mut doc = normalise_oldp(&rec).map_err(|e| format!("{}: {e}", e.reason()))?;
                 if doc.meta.court_name_raw.is_none() {
@@ -330,8 +510,8 @@ fn normalise(raw: &RawRecord) -> Normalised {
     caught.unwrap_or_else(|_| Err("normaliser_panicked: the record was skipped (a bug; please report)".into()))
 }
 
-fn to_record(raw: &RawRecord, record_id: String, doc: DecisionDoc, table: &CourtTable) -> DecisionRecord {
-    let court_name = doc.meta.court_name_raw.clone().or_else(|| raw.toc_court.clone());
+fn to_record(origin: &Origin, sha: &str, record_id: String, doc: DecisionDoc, table: &CourtTable) -> DecisionRecord {
+    let court_name = doc.meta.court_name_raw.clone().or_else(|| origin.toc_court.clone());
     let mut court = court_name.as_deref().and_then(|n| table.canonical(n));
     if let Some(c) = &mut court
         && c.branch == crate::courts::Branch::Unbekannt
@@ -340,7 +520,7 @@ fn to_record(raw: &RawRecord, record_id: String, doc: DecisionDoc, table: &Court
     {
         c.branch = b;
     }
-    let id = match raw.source {
+    let id = match origin.source {
         "rii" => format!("rii-{record_id}"),
         _ => format!("oldp-{}", record_id.replace(['#', ' ', '/'], "-")),
     };
@@ -348,13 +528,14 @@ fn to_record(raw: &RawRecord, record_id: String, doc: DecisionDoc, table: &Court
         id,
         court,
         sources: vec![SourceRef {
-            source: raw.source.into(),
-            document: raw.document.clone(),
+            source: origin.source.into(),
+            document: origin.document.to_string(),
             record_id,
             source_format: doc.meta.source_format.clone(),
             text_chars: doc.text.chars().count(),
         }],
         doc,
+        input_sha: hex::encode(Sha256::digest(format!("extract {DECISION_EXTRACT_VERSION}; record {sha}"))),
     }
 }
 
@@ -371,10 +552,10 @@ fn richness(r: &DecisionRecord) -> (usize, usize) {
     (if r.doc.text.trim().is_empty() { 0 } else { 1 + format_rank }, r.doc.text.len())
 }
 
-/// Merges records that share court, date and a file number into one decision.
-pub fn merge_copies(records: Vec<DecisionRecord>) -> Vec<DecisionRecord> {
-    let n = records.len();
-    let mut parent: Vec<usize> = (0..n).collect();
+/// Which records are one decision: records that share court, date and a file number, given
+/// as `(court, date, file numbers)` per record. Groups come in the order of their first
+/// record, members in record order.
+fn merge_groups<'a>(keys: impl Iterator<Item = (Option<&'a str>, Option<&'a str>, &'a [String])>) -> Vec<Vec<usize>> {
     fn find(p: &mut [usize], mut i: usize) -> usize {
         while p[i] != i {
             p[i] = p[p[i]];
@@ -382,11 +563,13 @@ pub fn merge_copies(records: Vec<DecisionRecord>) -> Vec<DecisionRecord> {
         }
         i
     }
-    let mut first_of: HashMap<(String, String, String), usize> = HashMap::new();
-    for (i, r) in records.iter().enumerate() {
-        let (Some(court), Some(date)) = (&r.court, &r.doc.meta.date) else { continue };
-        for f in &r.doc.meta.file_numbers {
-            let key = (court.name.clone(), date.clone(), f.split_whitespace().collect::<Vec<_>>().join(" "));
+    let mut parent: Vec<usize> = Vec::new();
+    let mut first_of: HashMap<(&str, &str, String), usize> = HashMap::new();
+    for (i, (court, date, file_numbers)) in keys.enumerate() {
+        parent.push(i);
+        let (Some(court), Some(date)) = (court, date) else { continue };
+        for f in file_numbers {
+            let key = (court, date, f.split_whitespace().collect::<Vec<_>>().join(" "));
             match first_of.get(&key) {
                 Some(&j) => {
                     let (a, b) = (find(&mut parent, i), find(&mut parent, j));
@@ -398,34 +581,42 @@ pub fn merge_copies(records: Vec<DecisionRecord>) -> Vec<DecisionRecord> {
             }
         }
     }
-    let mut groups: HashMap<usize, Vec<DecisionRecord>> = HashMap::new();
-    let mut order = Vec::new();
-    for (i, r) in records.into_iter().enumerate() {
+    let mut group_of_root: HashMap<usize, usize> = HashMap::new();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for i in 0..parent.len() {
         let root = find(&mut parent, i);
-        let g = groups.entry(root).or_default();
-        if g.is_empty() {
-            order.push(root);
-        }
-        g.push(r);
+        let g = *group_of_root.entry(root).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(i);
     }
-    order
-        .into_iter()
-        .map(|root| {
-            let mut g = groups.remove(&root).expect("group exists");
-            g.sort_by_key(|r| std::cmp::Reverse(richness(r)));
-            let mut primary = g.remove(0);
-            for copy in g {
-                for f in copy.doc.meta.file_numbers {
-                    if !primary.doc.meta.file_numbers.contains(&f) {
-                        primary.doc.meta.file_numbers.push(f);
-                    }
-                }
-                if primary.doc.meta.ecli.is_none() {
-                    primary.doc.meta.ecli = copy.doc.meta.ecli;
-                }
-                primary.sources.extend(copy.sources);
+    groups
+}
+
+/// One decision from its copies (in record order): the richest copy is the primary; the
+/// others add their file numbers, an ECLI the primary lacks, and their sources.
+fn merge_group(mut copies: Vec<DecisionRecord>) -> DecisionRecord {
+    let input_sha = match copies.as_slice() {
+        [one] => one.input_sha.clone(),
+        all => {
+            let joined: Vec<&str> = all.iter().map(|c| c.input_sha.as_str()).collect();
+            hex::encode(Sha256::digest(joined.join(" ")))
+        }
+    };
+    copies.sort_by_key(|r| std::cmp::Reverse(richness(r)));
+    let mut primary = copies.remove(0);
+    for copy in copies {
+        for f in copy.doc.meta.file_numbers {
+            if !primary.doc.meta.file_numbers.contains(&f) {
+                primary.doc.meta.file_numbers.push(f);
             }
-            primary
-        })
-        .collect()
+        }
+        if primary.doc.meta.ecli.is_none() {
+            primary.doc.meta.ecli = copy.doc.meta.ecli;
+        }
+        primary.sources.extend(copy.sources);
+    }
+    primary.input_sha = input_sha;
+    primary
 }

@@ -29,12 +29,24 @@ use std::path::Path;
 
 /// Writes `bytes` to `path` atomically (temp file in the same directory, fsync, rename).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_via_temp(path, bytes, true)
+}
+
+/// Writes `bytes` to `path` by temp file and rename, without fsync: for caches, where a file
+/// lost in a crash only costs recomputing it, and an fsync per file costs minutes at scale.
+pub fn write_replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_via_temp(path, bytes, false)
+}
+
+fn write_via_temp(path: &Path, bytes: &[u8], sync: bool) -> std::io::Result<()> {
     let dir = path.parent().expect("output path has a parent");
     std::fs::create_dir_all(dir)?;
     let tmp =
         dir.join(format!(".tmp-{}-{}", std::process::id(), path.file_name().and_then(|n| n.to_str()).unwrap_or("out")));
     let mut f = std::fs::File::create(&tmp)?;
     f.write_all(bytes)?;
-    f.sync_all()?;
+    if sync {
+        f.sync_all()?;
+    }
     std::fs::rename(&tmp, path)
 }

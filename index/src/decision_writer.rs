@@ -59,41 +59,100 @@ pub fn court_keys(c: &Court) -> Vec<String> {
 type Holdings = BTreeMap<String, Court>;
 
 /// resolve's citations joined to the decisions by decision id, read and checked before a
-/// build starts (see [`read_citations_input`]).
+/// build starts (see [`read_citations_input`]). Holds where each decision's line is, not the
+/// lines: the build reads one line at a time.
 pub struct CitationsInput {
-    by_id: HashMap<String, DecisionCitations>,
+    /// Each decision's line in `citations.jsonl`: (offset, length).
+    lines: HashMap<String, (u64, usize)>,
+    path: std::path::PathBuf,
+    file: std::fs::File,
     /// Each decision's row id: its 1-based position in `decisions.jsonl`.
-    row_ids: BTreeMap<String, i64>,
+    row_ids: HashMap<String, i64>,
+    /// The courts of the decisions held, by canonical name.
+    held_courts: Holdings,
+    /// resolve's citing count per decision (cited ones only).
+    citing_counts: HashMap<String, u32>,
 }
 
-/// resolve's citations keyed by decision id ([`case_law::read_citations_by_id`]), for
-/// [`write`]; `None` when no decisions are held. A missing, unreadable, truncated or garbled
-/// `citations.jsonl`, or one whose decisions are not exactly those of `decisions.jsonl`, is an
-/// error naming the file (and the line or decision).
+impl CitationsInput {
+    /// The citations of decision `id`, read from its line.
+    fn of(&self, id: &str) -> Result<DecisionCitations> {
+        use std::os::unix::fs::FileExt;
+        let p = &self.path;
+        let Some(&(offset, len)) = self.lines.get(id) else {
+            bail!(
+                "{} has no line for decision {id} (truncated, or from another run of extract): rerun `resolve`",
+                p.display()
+            )
+        };
+        let mut buf = vec![0u8; len];
+        self.file
+            .read_exact_at(&mut buf, offset)
+            .with_context(|| format!("{} changed while index read it: rerun `index`", p.display()))?;
+        serde_json::from_slice(&buf)
+            .with_context(|| format!("{}: the line of {id} changed while index read it", p.display()))
+    }
+}
+
+/// resolve's citations keyed by decision id, for [`write`]; `None` when no decisions are held.
+/// Every line is parsed once here, so a missing, unreadable, truncated or garbled
+/// `citations.jsonl`, or one whose decisions are not exactly those of `decisions.jsonl`, is
+/// an error naming the file (and the line or decision) before anything is built.
 pub fn read_citations_input(data_dir: &Path) -> Result<Option<CitationsInput>> {
+    use std::io::BufRead;
     if decision_stage::read_manifest(data_dir)?.is_none() {
         return Ok(None);
     }
     let p = case_law::citations_path(data_dir);
-    let by_id = case_law::read_citations_by_id(data_dir)?
+    let file = std::fs::File::open(&p)
         .with_context(|| format!("{} is missing: run `resolve` before `index` (decisions are held)", p.display()))?;
-    let row_ids = decision_row_ids(data_dir)?;
-    if let Some(id) = row_ids.keys().find(|id| !by_id.contains_key(*id)) {
+    let mut lines = HashMap::new();
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file.try_clone()?);
+    let (mut offset, mut line, mut line_no) = (0u64, String::new(), 0usize);
+    loop {
+        line.clear();
+        let n = reader
+            .read_line(&mut line)
+            .with_context(|| format!("{}: line {} is unreadable", p.display(), line_no + 1))?;
+        if n == 0 {
+            break;
+        }
+        line_no += 1;
+        let c: DecisionCitations = serde_json::from_str(&line).with_context(|| {
+            format!(
+                "{}: line {line_no} is not a decision's citations (truncated or garbled? rerun `resolve`)",
+                p.display()
+            )
+        })?;
+        if lines.insert(c.id.clone(), (offset, n)).is_some() {
+            bail!(
+                "{}: line {line_no} repeats decision {} (one line per decision expected; rerun `resolve`)",
+                p.display(),
+                c.id
+            );
+        }
+        offset += n as u64;
+    }
+    let (row_ids, held_courts) = decision_heads(data_dir)?;
+    if let Some(id) = row_ids.keys().filter(|id| !lines.contains_key(*id)).min() {
         bail!(
             "{} has no line for decision {id} (truncated, or from another run of extract): rerun `resolve`",
             p.display()
         );
     }
-    if let Some(stray) = by_id.keys().filter(|id| !row_ids.contains_key(*id)).min() {
+    if let Some(stray) = lines.keys().filter(|id| !row_ids.contains_key(*id)).min() {
         bail!(
             "{} holds citations of decision {stray}, which decisions.jsonl does not hold: rerun `resolve`",
             p.display()
         );
     }
-    Ok(Some(CitationsInput { by_id, row_ids }))
+    let citing_counts = case_law::read_citing_counts(data_dir)?;
+    Ok(Some(CitationsInput { lines, path: p, file, row_ids, held_courts, citing_counts }))
 }
 
 /// `citations`: from [`read_citations_input`], joined to the decisions by decision id.
+/// Rows are written once, complete (court and citing count included); secondary indexes are
+/// built after the load.
 pub fn write(
     data_dir: &Path,
     conn: &Connection,
@@ -108,39 +167,30 @@ pub fn write(
     };
     counts.records_read = manifest.records_read as u64;
     counts.records_failed = manifest.failed.len() as u64;
-    let mut held: Holdings = BTreeMap::new();
+    let Some(citations) = citations else { bail!("decisions are held but their citations were not read") };
+    let court_ids = write_courts(conn, &citations.held_courts)?;
     // (source, record id) of every copy written, primary or merged: what the toc is measured against.
     let mut held_sources: BTreeSet<(String, String)> = BTreeSet::new();
     let mut ins_dec = conn.prepare(
         "INSERT INTO decisions (id, ext_id, court_id, court_name_raw, chamber, date, date_raw, date_confidence, ecli,
             ecli_date_agrees, document_type, document_type_raw, title, file_numbers, norms_raw, source_format, flags,
-            notes, sources, text, text_length, sections, randnummern)
-         VALUES (?1, ?2, NULL, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
+            notes, sources, text, text_length, sections, randnummern, citing_count)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
     )?;
     let mut ins_fn =
         conn.prepare("INSERT INTO decision_file_numbers (fn_norm, file_number, decision_id) VALUES (?1, ?2, ?3)")?;
-    let mut court_of: Vec<(i64, String)> = Vec::new();
-    // Citations of the same run, joined to the decisions by decision id (never by line).
-    let cites_path = case_law::citations_path(data_dir);
-    let Some(CitationsInput { by_id: mut citations, row_ids: ext_to_id }) = citations else {
-        bail!("decisions are held but their citations were not read")
-    };
     for (i, rec) in decision_stage::read_records(data_dir)?.enumerate() {
         let rec: DecisionRecord = rec?;
         let id = i as i64 + 1;
-        let Some(cites) = citations.remove(&rec.id) else {
-            bail!(
-                "{} has no line for decision {} (truncated, or from another run of extract): rerun `resolve`",
-                cites_path.display(),
-                rec.id
-            );
-        };
-        let cites = Some(&cites);
+        // Citations of the same run, joined to the decisions by decision id (never by line).
+        let cites = citations.of(&rec.id)?;
         let m = &rec.doc.meta;
         let text_chars = rec.doc.text.chars().count();
+        let court_id = rec.court.as_ref().and_then(|c| court_ids.get(&c.name));
         ins_dec.execute(params![
             id,
             rec.id,
+            court_id,
             m.court_name_raw,
             m.chamber,
             m.date,
@@ -161,56 +211,51 @@ pub fn write(
             text_chars as i64,
             serde_json::to_string(&rec.doc.sections)?,
             serde_json::to_string(&rec.doc.randnummern)?,
+            citations.citing_counts.get(&rec.id).copied().unwrap_or(0),
         ])?;
         for fnum in &m.file_numbers {
             ins_fn.execute(params![file_number_norm(fnum), fnum, id])?;
         }
-        if let Some(c) = &rec.court {
-            held.entry(c.name.clone()).or_insert_with(|| c.clone());
-            court_of.push((id, c.name.clone()));
-        }
         held_sources.extend(rec.sources.iter().map(|s| (s.source.clone(), s.record_id.clone())));
         // The Normenkette tokens that count for this decision (`cited_norm`, `decision_norms`).
-        let mut norms = Vec::new();
-        if let Some(c) = cites {
-            norms = write_citations(conn, id, c, m.date.as_deref(), &ext_to_id)?;
-            counts.citations += (c.laws.len() + c.cases.len()) as u64;
-        }
-        counts.passages += index_passages(writer, f, id as u64, &rec, cites, &norms)?;
+        let norms = write_citations(conn, id, &cites, m.date.as_deref(), &citations.row_ids)?;
+        counts.citations += (cites.laws.len() + cites.cases.len()) as u64;
+        counts.passages += index_passages(writer, f, id as u64, &rec, Some(&cites), &norms)?;
         counts.decisions += 1;
     }
     drop(ins_dec);
     drop(ins_fn);
-    let ids = write_courts(conn, &held)?;
-    let mut upd = conn.prepare("UPDATE decisions SET court_id = ?1 WHERE id = ?2")?;
-    for (dec, name) in court_of {
-        upd.execute(params![ids.get(&name), dec])?;
-    }
     count_holdings(conn)?;
-    counts.courts_held = held.len() as u64;
-    counts.edges = write_edges(conn)?;
+    counts.courts_held = citations.held_courts.len() as u64;
+    counts.edges = write_edges(conn, &citations)?;
     write_unheld_case_citations(conn)?;
     write_coverage_measured(data_dir, conn, &held_sources)?;
     Ok(counts)
 }
 
-/// Each decision's row id (its 1-based position in `decisions.jsonl`), read without the texts.
-fn decision_row_ids(data_dir: &Path) -> Result<BTreeMap<String, i64>> {
+/// Each decision's row id (its 1-based position in `decisions.jsonl`) and the courts held,
+/// read without the texts.
+fn decision_heads(data_dir: &Path) -> Result<(HashMap<String, i64>, Holdings)> {
     use std::io::BufRead;
     #[derive(serde::Deserialize)]
-    struct IdOnly {
+    struct Head {
         id: String,
+        court: Option<Court>,
     }
     let p = decision_stage::records_path(data_dir);
     let f = std::fs::File::open(&p).with_context(|| format!("cannot open {}", p.display()))?;
-    let mut ids = BTreeMap::new();
-    for (i, line) in std::io::BufReader::new(f).lines().enumerate() {
+    let mut ids = HashMap::new();
+    let mut courts = BTreeMap::new();
+    for (i, line) in std::io::BufReader::with_capacity(1 << 20, f).lines().enumerate() {
         let line = line.with_context(|| format!("{}: line {} is unreadable", p.display(), i + 1))?;
-        let rec: IdOnly = serde_json::from_str(&line)
+        let rec: Head = serde_json::from_str(&line)
             .with_context(|| format!("{}: line {} is not a decision", p.display(), i + 1))?;
+        if let Some(c) = rec.court {
+            courts.entry(c.name.clone()).or_insert(c);
+        }
         ids.insert(rec.id, i as i64 + 1);
     }
-    Ok(ids)
+    Ok((ids, courts))
 }
 
 /// Every court of the reference table plus every court held that is not in it; holdings
@@ -400,7 +445,7 @@ fn write_citations(
     id: i64,
     c: &DecisionCitations,
     decided: Option<&str>,
-    ext_to_id: &BTreeMap<String, i64>,
+    ext_to_id: &HashMap<String, i64>,
 ) -> Result<Vec<String>> {
     // One table for both kinds; each insert names only the columns of its kind (the rest stay null).
     let mut ins_law = conn.prepare_cached(
@@ -503,16 +548,32 @@ fn counted_norms(
     Ok(c.norms.iter().filter(|n| counted.contains(n.as_str()) || !uncounted.contains(n.as_str())).cloned().collect())
 }
 
-/// Distinct resolved, not withheld edges, and each decision's citing count.
-fn write_edges(conn: &Connection) -> Result<u64> {
+/// Distinct resolved, not withheld edges. Each decision's citing count was written with its
+/// row from resolve's graph; the edges written here must give the same counts, or the build
+/// fails (resolve and index would disagree on the graph).
+fn write_edges(conn: &Connection, input: &CitationsInput) -> Result<u64> {
     conn.execute_batch(
         "INSERT INTO citation_edges (citing_id, cited_id, citations, role)
              SELECT decision_id, target_id, COUNT(*), CASE WHEN SUM(role = 'procedural') > 0 THEN 'procedural' ELSE 'cited' END
              FROM decision_citations
              WHERE kind = 'case' AND status = 'resolved' AND withheld IS NULL AND target_id IS NOT NULL AND target_id != decision_id
-             GROUP BY decision_id, target_id;
-         UPDATE decisions SET citing_count = (SELECT COUNT(*) FROM citation_edges WHERE cited_id = decisions.id);",
+             GROUP BY decision_id, target_id;",
     )?;
+    let mut by_row: HashMap<i64, u32> = HashMap::new();
+    for (ext, n) in &input.citing_counts {
+        let Some(&row) = input.row_ids.get(ext) else {
+            bail!("citing_counts.tsv names decision {ext}, which decisions.jsonl does not hold: rerun `resolve`")
+        };
+        by_row.insert(row, *n);
+    }
+    let mut st = conn.prepare("SELECT cited_id, COUNT(*) FROM citation_edges GROUP BY cited_id")?;
+    let from_edges: HashMap<i64, u32> =
+        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+    if from_edges != by_row {
+        bail!(
+            "resolve's citing counts disagree with the citation edges written (a bug; please report): rerun `resolve`"
+        );
+    }
     Ok(conn.query_row("SELECT COUNT(*) FROM citation_edges", [], |r| r.get::<_, i64>(0))? as u64)
 }
 

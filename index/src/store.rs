@@ -241,7 +241,12 @@ pub fn ecli_norm(s: &str) -> String {
 /// Creates a fresh store for writing (fast settings: the file is verified before publishing).
 pub fn create(path: &Path) -> Result<Connection> {
     let conn = Connection::open(path).with_context(|| format!("cannot create {}", path.display()))?;
-    conn.execute_batch("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192;")?;
+    // A page cache of 256 MiB (not SQLite's 2 MB): the build's B-tree inserts stay in memory
+    // instead of writing each page many times over; bounded, whatever the corpus size.
+    conn.execute_batch(
+        "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192; PRAGMA cache_size = -262144;
+         PRAGMA temp_store = FILE;",
+    )?;
     conn.execute_batch(SCHEMA)?;
     Ok(conn)
 }

@@ -1,6 +1,6 @@
 //! Citations of decisions: runs the citation scanner ([`extract::citations`]) over every
 //! decision's text, binds each case citation to a corpus decision, and builds the citation
-//! graph (petgraph) for citing counts.
+//! graph's citing counts (`citing_counts.tsv`).
 //!
 //! A case citation with a file number is bound by file number (spaces, dots and slashes
 //! folded), then narrowed by the court the citation prints and by its printed date. Statuses
@@ -29,7 +29,6 @@ use extract::citations::{CaseKind, LawUnit, LawVocabulary, extract as scan};
 use extract::courts::{Court, CourtTable, cited_court_fits, cited_court_readable};
 use extract::decision_stage::{self, DecisionRecord};
 use model::{CaseCitationStatus, CitationRole, WithheldReason};
-use petgraph::graph::{DiGraph, NodeIndex};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -65,6 +64,9 @@ pub struct CaseRef {
     pub court: Option<String>,
     pub date: Option<String>,
     pub file_number: Option<String>,
+    /// The ECLI the citation prints (an ECLI citation is bound by it).
+    #[serde(default)]
+    pub ecli: Option<String>,
     pub status: CaseCitationStatus,
     /// The bound decision (ext id) when `resolved`.
     pub target: Option<String>,
@@ -78,14 +80,16 @@ pub struct CaseRef {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DecisionCitations {
     pub id: String,
+    /// What the line was scanned from (the record's content hash under [`SCAN_VERSION`] and
+    /// the scanner's tables): a later run reuses the scan while it is the same.
+    #[serde(default)]
+    pub scan_key: String,
     pub laws: Vec<LawRef>,
     /// Normenkette tokens of the decision: the text's canonical forms and parents plus the
     /// rii `<norm>` field's, deduplicated.
     pub norms: Vec<String>,
     pub norms_from_norm_field: Vec<String>,
     pub cases: Vec<CaseRef>,
-    /// Resolved edges into this decision (in the graph), filled for every decision.
-    pub citing_count: usize,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -98,6 +102,17 @@ pub struct CitationSummary {
     pub resolved_edges: usize,
     pub distinct_edges: usize,
     pub sha256: String,
+    /// Decisions scanned in this run, and decisions whose earlier scan was reused (bound anew).
+    #[serde(default)]
+    pub scanned: usize,
+    #[serde(default)]
+    pub reused: usize,
+    /// The input equals the last run's: nothing was redone.
+    #[serde(default)]
+    pub unchanged: bool,
+    /// What the run read (decisions, scanner tables, court table, coverage map).
+    #[serde(default)]
+    pub input_fingerprint: String,
 }
 
 pub fn citations_path(data_dir: &Path) -> PathBuf {
@@ -172,7 +187,8 @@ pub fn file_number_key(s: &str) -> String {
 
 struct Held {
     ext_id: String,
-    court: Option<Court>,
+    /// Shared between the decisions of one court.
+    court: Option<std::sync::Arc<Court>>,
     date: Option<String>,
 }
 
@@ -209,10 +225,15 @@ pub fn buckets_for_cited_court<'m>(map: &'m coverage_map::CoverageMap, cited: &s
 /// Why a citation of `court` (dated `date`) lies outside what we ingest, or None when it lies
 /// inside: a coverage bucket names the court and the date is outside its range, or no bucket
 /// names the court and we hold none of its decisions.
-fn outside_coverage(cited: &str, date: Option<&str>, courts_held: &[Court], sources: &[&str]) -> Option<String> {
-    let map = coverage_map::shipped();
+fn outside_coverage(
+    map: &coverage_map::CoverageMap,
+    cited: &str,
+    date: Option<&str>,
+    courts_held: &[Court],
+    sources: &[&str],
+) -> Option<String> {
     // Only buckets of sources this run ingested speak for what is held.
-    let buckets: Vec<&coverage_map::Bucket> = buckets_for_cited_court(&map, cited)
+    let buckets: Vec<&coverage_map::Bucket> = buckets_for_cited_court(map, cited)
         .into_iter()
         .filter(|b| b.sources.iter().any(|s| sources.contains(&source_id(s))))
         .collect();
@@ -289,20 +310,64 @@ fn source_id(name: &str) -> &'static str {
     }
 }
 
+/// What binding reads of a case citation: the scanner's fields, from a fresh scan or from
+/// the line of an earlier run.
+pub struct CitedCase<'a> {
+    pub kind: CaseKind,
+    pub court: Option<&'a str>,
+    pub date: Option<&'a str>,
+    pub file_number: Option<&'a str>,
+    pub ecli: Option<&'a str>,
+}
+
+impl<'a> From<&'a extract::citations::CaseCitation> for CitedCase<'a> {
+    fn from(c: &'a extract::citations::CaseCitation) -> Self {
+        CitedCase {
+            kind: c.kind,
+            court: c.court.as_deref(),
+            date: c.date.as_deref(),
+            file_number: c.file_number.as_deref(),
+            ecli: c.ecli.as_deref(),
+        }
+    }
+}
+
+impl<'a> From<&'a CaseRef> for CitedCase<'a> {
+    fn from(c: &'a CaseRef) -> Self {
+        CitedCase {
+            kind: c.kind,
+            court: c.court_raw.as_deref(),
+            date: c.date.as_deref(),
+            file_number: c.file_number.as_deref(),
+            ecli: c.ecli.as_deref(),
+        }
+    }
+}
+
+/// What the binding of any decision's citations looks at: every held decision's identity,
+/// court and date, the keys they can be cited by, the courts held and the sources read.
+/// Small per decision (no texts): the stage's memory grows with this, not with the corpus.
+struct HeldIndex {
+    held: Vec<Held>,
+    by_fn: HashMap<String, Vec<usize>>,
+    courts_held: Vec<Court>,
+    sources: Vec<&'static str>,
+    coverage: coverage_map::CoverageMap,
+}
+
 /// Binds one case citation of decision `me` (its court and date given).
 fn bind(
-    c: &extract::citations::CaseCitation,
+    c: &CitedCase<'_>,
     me: &Held,
     by_fn: &HashMap<String, Vec<usize>>,
     held: &[Held],
     courts_held: &[Court],
     sources: &[&str],
+    coverage: &coverage_map::CoverageMap,
 ) -> (CaseCitationStatus, Option<usize>, Vec<usize>, Option<WithheldReason>, Option<String>) {
     let key = match c.kind {
-        CaseKind::FileNumber | CaseKind::EuCase | CaseKind::EcthrApplication => {
-            c.file_number.as_deref().map(file_number_key)
-        }
-        CaseKind::Ecli => c.ecli.as_deref().map(|e| format!("ECLI={}", file_number_key(e))),
+        CaseKind::FileNumber | CaseKind::EuCase | CaseKind::EcthrApplication => c.file_number.map(file_number_key),
+        CaseKind::Ecli => c.ecli.map(|e| format!("ECLI={}", file_number_key(e))),
         CaseKind::Reporter => None,
     };
     let Some(key) = key else {
@@ -317,16 +382,16 @@ fn bind(
         );
     };
     // The printed court, when it is one we can read (`OVG NRW`, `BVerwG`, `VG`).
-    let cited_court = c.court.as_deref().filter(|raw| cited_court_readable(raw));
+    let cited_court = c.court.filter(|raw| cited_court_readable(raw));
     let mut cands: Vec<usize> = by_fn.get(&key).cloned().unwrap_or_default();
     if cands.is_empty() {
-        return match cited_court.and_then(|ct| outside_coverage(ct, c.date.as_deref(), courts_held, sources)) {
+        return match cited_court.and_then(|ct| outside_coverage(coverage, ct, c.date, courts_held, sources)) {
             Some(why) => (CaseCitationStatus::UnresolvedOutOfCoverage, None, Vec::new(), None, Some(why)),
             None => (CaseCitationStatus::UnresolvedNoMatch, None, Vec::new(), None, None),
         };
     }
     // Narrow by the printed court, then by the printed date.
-    let court_of = |&i: &usize| held[i].court.clone();
+    let court_of = |&i: &usize| held[i].court.as_deref().cloned();
     cands = match narrow_by_court(cands, cited_court, court_of) {
         Narrowed::Left(left) => left,
         Narrowed::Contradicted(all) => {
@@ -343,7 +408,7 @@ fn bind(
             Some("the file number is held at several courts and the citation does not tell which".into()),
         );
     }
-    cands = match narrow_by_date(cands, c.date.as_deref(), |&i| held[i].date.clone()) {
+    cands = match narrow_by_date(cands, c.date, |&i| held[i].date.clone()) {
         Narrowed::Left(left) => left,
         Narrowed::Contradicted(all) => {
             return (CaseCitationStatus::UnresolvedNoMatch, None, all, Some(WithheldReason::DateContradicts), None);
@@ -365,177 +430,388 @@ fn bind(
     (CaseCitationStatus::Resolved, Some(t), Vec::new(), None, None)
 }
 
-/// Extracts and binds the citations of every decision; writes the outputs.
-pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
-    if decision_stage::read_manifest(data_dir)?.is_none() {
-        return Ok(None);
+/// Bump when what a scan yields changes (scanner, role rules, the fields of a line), so no
+/// line of an earlier run is reused.
+pub const SCAN_VERSION: u32 = 2;
+
+/// Decisions are scanned and written this many at a time.
+const BATCH: usize = 256;
+
+/// What resolve reads of a decision before scanning anything (the text is skipped).
+#[derive(Deserialize)]
+struct DecisionHead {
+    id: String,
+    court: Option<Court>,
+    doc: HeadDoc,
+    sources: Vec<HeadSource>,
+    #[serde(default)]
+    input_sha: String,
+}
+
+#[derive(Deserialize)]
+struct HeadDoc {
+    meta: HeadMeta,
+}
+
+#[derive(Deserialize)]
+struct HeadMeta {
+    date: Option<String>,
+    #[serde(default)]
+    file_numbers: Vec<String>,
+    ecli: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct HeadSource {
+    source: String,
+}
+
+/// The earlier run's line of a decision: where it is and what it was scanned from.
+#[derive(Deserialize)]
+struct LineHead {
+    id: String,
+    #[serde(default)]
+    scan_key: String,
+}
+
+/// Everything a decision's scan depends on besides its normalised record: the scan version
+/// and the scanner's reference tables. With the record's `input_sha` it keys a line's reuse.
+fn scan_basis() -> String {
+    format!("scan {SCAN_VERSION}; tables {}", extract::citations::reference_fingerprint())
+}
+
+fn scan_key(basis: &str, input_sha: &str) -> String {
+    use sha2::Digest;
+    if input_sha.is_empty() {
+        return String::new();
     }
-    let records: Vec<DecisionRecord> = decision_stage::read_records(data_dir)?.collect::<Result<_>>()?;
-    let held: Vec<Held> = records
-        .iter()
-        .map(|r| Held { ext_id: r.id.clone(), court: r.court.clone(), date: r.doc.meta.date.clone() })
-        .collect();
-    let mut by_fn: HashMap<String, Vec<usize>> = HashMap::new();
-    let mut courts_held: Vec<Court> = Vec::new();
-    for (i, r) in records.iter().enumerate() {
-        let ecli = r.doc.meta.ecli.as_deref().map(|e| format!("ECLI={}", file_number_key(e)));
-        for key in r.doc.meta.file_numbers.iter().map(|f| file_number_key(f)).chain(ecli) {
-            let e = by_fn.entry(key).or_default();
+    hex::encode(sha2::Sha256::digest(format!("{basis}; record {input_sha}")))
+}
+
+/// The whole stage's input as one hash: decisions, scan basis, court table, coverage map.
+fn input_fingerprint(decisions_sha: &str, basis: &str) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(format!(
+        "decisions {decisions_sha}; {basis}; courts {}; coverage {}",
+        hex::encode(sha2::Sha256::digest(extract::courts::REFERENCE_TSV)),
+        hex::encode(sha2::Sha256::digest(coverage_map::COVERAGE_JSON)),
+    )))
+}
+
+pub fn citing_counts_path(data_dir: &Path) -> PathBuf {
+    data_dir.join("work/resolve/citing_counts.tsv")
+}
+
+/// Each held decision's citing count (distinct decisions citing it by a resolved, not
+/// withheld edge), for the decisions cited at least once; the others are cited by none.
+pub fn read_citing_counts(data_dir: &Path) -> Result<HashMap<String, u32>> {
+    let p = citing_counts_path(data_dir);
+    let text = std::fs::read_to_string(&p).with_context(|| format!("cannot read {} (run `resolve`)", p.display()))?;
+    let mut out = HashMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let parsed = line.split_once('\t').and_then(|(id, n)| Some((id.to_string(), n.parse::<u32>().ok()?)));
+        let Some((id, n)) = parsed else {
+            anyhow::bail!("{}: line {} is not `id<TAB>count`; rerun `resolve`", p.display(), i + 1)
+        };
+        out.insert(id, n);
+    }
+    Ok(out)
+}
+
+/// Pass 1: the held index, from every decision's head (no texts kept).
+fn read_heads(data_dir: &Path, basis: &str) -> Result<(HeldIndex, Vec<String>)> {
+    use std::io::BufRead;
+    let p = decision_stage::records_path(data_dir);
+    let f = std::fs::File::open(&p).with_context(|| format!("cannot open {}", p.display()))?;
+    let mut ix = HeldIndex {
+        held: Vec::new(),
+        by_fn: HashMap::new(),
+        courts_held: Vec::new(),
+        sources: Vec::new(),
+        coverage: coverage_map::shipped(),
+    };
+    let mut keys = Vec::new();
+    let mut court_arcs: HashMap<String, std::sync::Arc<Court>> = HashMap::new();
+    for (i, line) in std::io::BufReader::with_capacity(1 << 20, f).lines().enumerate() {
+        let line = line.with_context(|| format!("{}: line {} is unreadable", p.display(), i + 1))?;
+        let h: DecisionHead = serde_json::from_str(&line)
+            .with_context(|| format!("{}: line {} is not a decision (rerun `extract`)", p.display(), i + 1))?;
+        let ecli = h.doc.meta.ecli.as_deref().map(|e| format!("ECLI={}", file_number_key(e)));
+        for key in h.doc.meta.file_numbers.iter().map(|f| file_number_key(f)).chain(ecli) {
+            let e = ix.by_fn.entry(key).or_default();
             if !e.contains(&i) {
                 e.push(i);
             }
         }
-        if let Some(c) = &held[i].court
-            && !courts_held.iter().any(|h| h.name == c.name)
-        {
-            courts_held.push(c.clone());
+        for s in &h.sources {
+            let id = source_id_of_catalog(&s.source);
+            if !ix.sources.contains(&id) {
+                ix.sources.push(id);
+            }
+        }
+        let court = h.court.map(|c| {
+            court_arcs
+                .entry(c.name.clone())
+                .or_insert_with(|| {
+                    ix.courts_held.push(c.clone());
+                    std::sync::Arc::new(c)
+                })
+                .clone()
+        });
+        keys.push(scan_key(basis, &h.input_sha));
+        ix.held.push(Held { ext_id: h.id, court, date: h.doc.meta.date });
+    }
+    Ok((ix, keys))
+}
+
+/// The earlier run's lines by decision id: (offset, length) in `citations.jsonl` and the key
+/// they were scanned under. Empty when there is none or it cannot be read.
+fn earlier_lines(data_dir: &Path) -> HashMap<String, (u64, usize, String)> {
+    use std::io::BufRead;
+    let mut out = HashMap::new();
+    let Ok(f) = std::fs::File::open(citations_path(data_dir)) else { return out };
+    let mut r = std::io::BufReader::with_capacity(1 << 20, f);
+    let mut offset = 0u64;
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match r.read_line(&mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                if let Ok(h) = serde_json::from_str::<LineHead>(&line)
+                    && !h.scan_key.is_empty()
+                {
+                    out.insert(h.id, (offset, n, h.scan_key));
+                }
+                offset += n as u64;
+            }
         }
     }
+    out
+}
+
+/// The scan of one decision: its law citations and Normenkette tokens, and its case
+/// citations with their roles, not yet bound.
+fn scan_decision(r: &DecisionRecord, key: String) -> DecisionCitations {
     let vocab = LawVocabulary::shipped();
     let table = CourtTable::shipped();
-    let mut sources: Vec<&str> = Vec::new();
-    for r in &records {
-        for s in &r.sources {
-            let id = source_id_of_catalog(&s.source);
-            if !sources.contains(&id) {
-                sources.push(id);
+    let text = &r.doc.text;
+    let ex = scan(text, vocab);
+    let chars: Vec<char> = text.chars().collect();
+    // The Rubrum before the Tenor / Gründe names the Vorinstanzen: citations there are procedural.
+    let body_start = r
+        .doc
+        .sections
+        .iter()
+        .filter(|s| matches!(s.name.as_str(), "Tenor" | "Tatbestand" | "Gründe" | "Entscheidungsgründe"))
+        .map(|s| s.start)
+        .min();
+    let laws: Vec<LawRef> = ex
+        .laws
+        .iter()
+        .map(|l| LawRef {
+            start: l.start,
+            end: l.end,
+            raw: l.raw.clone(),
+            book: l.book.clone(),
+            section: l.section.clone(),
+            absatz: l.absatz.clone(),
+            unit: l.unit,
+            canonical: l.canonical.clone(),
+            parents: l.parents.clone(),
+            chain: ex.chains.get(l.chain).filter(|c| c.members.len() > 1).map(|c| c.canonical.clone()),
+            state_law: l.state_law.clone(),
+        })
+        .collect();
+    let from_field =
+        r.doc.meta.norms_raw.as_deref().map(|n| extract::citations::norm_field_tokens(n, vocab)).unwrap_or_default();
+    let mut norms: Vec<String> = Vec::new();
+    for l in laws.iter().filter(|l| l.book.is_some()) {
+        for t in std::iter::once(&l.canonical).chain(l.parents.iter()) {
+            if !norms.contains(t) {
+                norms.push(t.clone());
             }
         }
     }
-    let mut out: Vec<DecisionCitations> = records
-        .par_iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let text = &r.doc.text;
-            let ex = scan(text, vocab);
-            let chars: Vec<char> = text.chars().collect();
-            // The Rubrum before the Tenor / Gründe names the Vorinstanzen: citations there are procedural.
-            let body_start = r
-                .doc
-                .sections
-                .iter()
-                .filter(|s| matches!(s.name.as_str(), "Tenor" | "Tatbestand" | "Gründe" | "Entscheidungsgründe"))
-                .map(|s| s.start)
-                .min();
-            let laws: Vec<LawRef> = ex
-                .laws
-                .iter()
-                .map(|l| LawRef {
-                    start: l.start,
-                    end: l.end,
-                    raw: l.raw.clone(),
-                    book: l.book.clone(),
-                    section: l.section.clone(),
-                    absatz: l.absatz.clone(),
-                    unit: l.unit,
-                    canonical: l.canonical.clone(),
-                    parents: l.parents.clone(),
-                    chain: ex.chains.get(l.chain).filter(|c| c.members.len() > 1).map(|c| c.canonical.clone()),
-                    state_law: l.state_law.clone(),
-                })
-                .collect();
-            let from_field = r
-                .doc
-                .meta
-                .norms_raw
-                .as_deref()
-                .map(|n| extract::citations::norm_field_tokens(n, vocab))
-                .unwrap_or_default();
-            let mut norms: Vec<String> = Vec::new();
-            for l in laws.iter().filter(|l| l.book.is_some()) {
-                for t in std::iter::once(&l.canonical).chain(l.parents.iter()) {
-                    if !norms.contains(t) {
-                        norms.push(t.clone());
-                    }
-                }
-            }
-            for t in &from_field {
-                if !norms.contains(t) {
-                    norms.push(t.clone());
-                }
-            }
-            let cases = ex
-                .cases
-                .iter()
-                .map(|c| {
-                    let (status, target, cands, withheld, note) =
-                        bind(c, &held[i], &by_fn, &held, &courts_held, &sources);
-                    let before: String = chars[c.start.saturating_sub(120)..c.start].iter().collect();
-                    CaseRef {
-                        start: c.start,
-                        end: c.end,
-                        raw: c.raw.clone(),
-                        kind: c.kind,
-                        canonical: c.canonical.clone(),
-                        court_raw: c.court.clone(),
-                        court: c
-                            .court
-                            .as_deref()
-                            .and_then(|n| table.canonical(n))
-                            .filter(|ct| ct.in_reference_table)
-                            .map(|ct| ct.name),
-                        date: c.date.clone(),
-                        file_number: c.file_number.clone(),
-                        status,
-                        target: target.map(|t| held[t].ext_id.clone()),
-                        candidates: cands.iter().map(|&t| held[t].ext_id.clone()).collect(),
-                        withheld,
-                        role: if body_start.is_some_and(|b| c.end <= b) {
-                            CitationRole::Procedural
-                        } else {
-                            role_of(&before)
-                        },
-                        note,
-                    }
-                })
-                .collect();
-            DecisionCitations {
-                id: r.id.clone(),
-                laws,
-                norms,
-                norms_from_norm_field: from_field,
-                cases,
-                citing_count: 0,
+    for t in &from_field {
+        if !norms.contains(t) {
+            norms.push(t.clone());
+        }
+    }
+    let cases = ex
+        .cases
+        .iter()
+        .map(|c| {
+            let before: String = chars[c.start.saturating_sub(120)..c.start].iter().collect();
+            CaseRef {
+                start: c.start,
+                end: c.end,
+                raw: c.raw.clone(),
+                kind: c.kind,
+                canonical: c.canonical.clone(),
+                court_raw: c.court.clone(),
+                court: c
+                    .court
+                    .as_deref()
+                    .and_then(|n| table.canonical(n))
+                    .filter(|ct| ct.in_reference_table)
+                    .map(|ct| ct.name),
+                date: c.date.clone(),
+                file_number: c.file_number.clone(),
+                ecli: c.ecli.clone(),
+                status: CaseCitationStatus::UnresolvedPending,
+                target: None,
+                candidates: Vec::new(),
+                withheld: None,
+                role: if body_start.is_some_and(|b| c.end <= b) { CitationRole::Procedural } else { role_of(&before) },
+                note: None,
             }
         })
         .collect();
+    DecisionCitations { id: r.id.clone(), scan_key: key, laws, norms, norms_from_norm_field: from_field, cases }
+}
 
-    // The graph: resolved, not withheld edges; parallel citations of one pair count once.
-    let mut g: DiGraph<usize, ()> = DiGraph::new();
-    let nodes: Vec<NodeIndex> = (0..out.len()).map(|i| g.add_node(i)).collect();
-    let index_of: HashMap<&str, usize> = held.iter().enumerate().map(|(i, h)| (h.ext_id.as_str(), i)).collect();
-    let mut summary = CitationSummary { decisions: out.len(), ..Default::default() };
-    for (i, d) in out.iter().enumerate() {
-        summary.law_citations += d.laws.len();
-        summary.case_citations += d.cases.len();
-        for c in &d.cases {
-            *summary.by_status.entry(c.status).or_default() += 1;
-            if let Some(w) = c.withheld {
-                *summary.withheld.entry(w).or_default() += 1;
-                continue;
+/// Binds every case citation of decision `i` against the held index (a fresh scan and a
+/// reused line alike: bindings always reflect this run's corpus).
+fn bind_cases(d: &mut DecisionCitations, i: usize, ix: &HeldIndex) {
+    let me = &ix.held[i];
+    for c in &mut d.cases {
+        let (status, target, cands, withheld, note) =
+            bind(&CitedCase::from(&*c), me, &ix.by_fn, &ix.held, &ix.courts_held, &ix.sources, &ix.coverage);
+        c.status = status;
+        c.target = target.map(|t| ix.held[t].ext_id.clone());
+        c.candidates = cands.iter().map(|&t| ix.held[t].ext_id.clone()).collect();
+        c.withheld = withheld;
+        c.note = note;
+    }
+}
+
+/// Extracts and binds the citations of every decision; writes the outputs.
+///
+/// Two streaming passes over `decisions.jsonl`: the first keeps each decision's head (id,
+/// court, date, keys), the second scans a batch of texts at a time. A decision whose record
+/// is unchanged since the last run (same `scan_key`) is not scanned again: its earlier line
+/// is read back and only bound anew. With the same input as the last run nothing is redone.
+pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
+    use std::io::{BufRead, Write};
+    use std::os::unix::fs::FileExt;
+    let Some(manifest) = decision_stage::read_manifest(data_dir)? else {
+        return Ok(None);
+    };
+    let basis = scan_basis();
+    let fingerprint = input_fingerprint(&manifest.sha256, &basis);
+    if let Some(s) = read_summary(data_dir).ok().flatten()
+        && s.input_fingerprint == fingerprint
+        && citations_path(data_dir).is_file()
+        && citing_counts_path(data_dir).is_file()
+    {
+        return Ok(Some(CitationSummary { unchanged: true, scanned: 0, reused: s.decisions, ..s }));
+    }
+    let (ix, keys) = read_heads(data_dir, &basis)?;
+    let earlier = earlier_lines(data_dir);
+    let earlier_file = std::fs::File::open(citations_path(data_dir)).ok();
+
+    let out_path = citations_path(data_dir);
+    let dir = out_path.parent().expect("has a parent");
+    std::fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!(".tmp-{}-citations.jsonl", std::process::id()));
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+    let mut hasher = <sha2::Sha256 as sha2::Digest>::new();
+    let mut summary = CitationSummary { decisions: ix.held.len(), ..Default::default() };
+    let mut edges: Vec<(u32, u32)> = Vec::new();
+    let index_of: HashMap<&str, usize> = ix.held.iter().enumerate().map(|(i, h)| (h.ext_id.as_str(), i)).collect();
+
+    let p = decision_stage::records_path(data_dir);
+    let f = std::fs::File::open(&p).with_context(|| format!("cannot open {}", p.display()))?;
+    let mut lines = std::io::BufReader::with_capacity(1 << 20, f).lines().enumerate();
+    let bar = ingest::progress_bar(ix.held.len() as u64, "resolve citations");
+    loop {
+        let batch: Vec<(usize, String)> = lines
+            .by_ref()
+            .take(BATCH)
+            .map(|(i, l)| l.map(|l| (i, l)).with_context(|| format!("{}: line {} is unreadable", p.display(), i + 1)))
+            .collect::<Result<_>>()?;
+        if batch.is_empty() {
+            break;
+        }
+        if batch.iter().any(|(i, _)| *i >= ix.held.len()) {
+            anyhow::bail!("{} grew while resolve read it; run `resolve` again", p.display());
+        }
+        let done: Vec<Result<(DecisionCitations, bool)>> = batch
+            .par_iter()
+            .map(|(i, line)| {
+                let key = &keys[*i];
+                let reused = (!key.is_empty())
+                    .then(|| earlier.get(&ix.held[*i].ext_id))
+                    .flatten()
+                    .filter(|(_, _, k)| k == key)
+                    .and_then(|&(offset, len, _)| {
+                        let mut buf = vec![0u8; len];
+                        earlier_file.as_ref()?.read_exact_at(&mut buf, offset).ok()?;
+                        serde_json::from_slice::<DecisionCitations>(&buf).ok()
+                    })
+                    .filter(|d| d.id == ix.held[*i].ext_id);
+                let (mut d, was_reused) = match reused {
+                    Some(d) => (d, true),
+                    None => {
+                        let r: DecisionRecord = serde_json::from_str(line).with_context(|| {
+                            format!("{}: line {} is not a decision (rerun `extract`)", p.display(), i + 1)
+                        })?;
+                        (scan_decision(&r, key.clone()), false)
+                    }
+                };
+                bind_cases(&mut d, *i, &ix);
+                Ok((d, was_reused))
+            })
+            .collect();
+        bar.inc(batch.len() as u64);
+        for ((i, _), d) in batch.iter().zip(done) {
+            let (d, was_reused) = d?;
+            if was_reused {
+                summary.reused += 1;
+            } else {
+                summary.scanned += 1;
             }
-            if let Some(t) = c.target.as_deref().and_then(|t| index_of.get(t)) {
-                summary.resolved_edges += 1;
-                if g.find_edge(nodes[i], nodes[*t]).is_none() {
-                    g.add_edge(nodes[i], nodes[*t], ());
+            summary.law_citations += d.laws.len();
+            summary.case_citations += d.cases.len();
+            for c in &d.cases {
+                *summary.by_status.entry(c.status).or_default() += 1;
+                if let Some(w) = c.withheld {
+                    *summary.withheld.entry(w).or_default() += 1;
+                    continue;
+                }
+                if let Some(&t) = c.target.as_deref().and_then(|t| index_of.get(t)) {
+                    summary.resolved_edges += 1;
+                    edges.push((*i as u32, t as u32));
                 }
             }
+            let mut line = serde_json::to_vec(&d)?;
+            line.push(b'\n');
+            sha2::Digest::update(&mut hasher, &line);
+            out.write_all(&line)?;
         }
     }
-    summary.distinct_edges = g.edge_count();
-    for (i, d) in out.iter_mut().enumerate() {
-        d.citing_count = g.neighbors_directed(nodes[i], petgraph::Direction::Incoming).count();
+    bar.finish_and_clear();
+    let file = out.into_inner().map_err(|e| e.into_error())?;
+    file.sync_all()?;
+    drop(earlier_file);
+    std::fs::rename(&tmp, &out_path)?;
+
+    // The graph: resolved, not withheld edges; parallel citations of one pair count once.
+    edges.sort_unstable();
+    edges.dedup();
+    summary.distinct_edges = edges.len();
+    let mut citing = vec![0u32; ix.held.len()];
+    for &(_, t) in &edges {
+        citing[t as usize] += 1;
     }
-    let mut jsonl = Vec::new();
-    for d in &out {
-        serde_json::to_writer(&mut jsonl, d)?;
-        jsonl.push(b'\n');
+    let mut tsv = String::new();
+    for (h, n) in ix.held.iter().zip(&citing).filter(|(_, n)| **n > 0) {
+        tsv.push_str(&format!("{}\t{n}\n", h.ext_id));
     }
-    extract::write_atomic(&citations_path(data_dir), &jsonl)?;
-    summary.sha256 = {
-        use sha2::Digest;
-        hex::encode(sha2::Sha256::digest(&jsonl))
-    };
+    extract::write_atomic(&citing_counts_path(data_dir), tsv.as_bytes())?;
+    summary.sha256 = hex::encode(sha2::Digest::finalize(hasher));
+    summary.input_fingerprint = fingerprint;
     extract::write_atomic(&summary_path(data_dir), &serde_json::to_vec_pretty(&summary)?)?;
     Ok(Some(summary))
 }
@@ -545,7 +821,11 @@ mod tests {
     use super::*;
 
     fn held(id: &str, court: &str, date: &str) -> Held {
-        Held { ext_id: id.into(), court: CourtTable::shipped().canonical(court), date: Some(date.into()) }
+        Held {
+            ext_id: id.into(),
+            court: CourtTable::shipped().canonical(court).map(std::sync::Arc::new),
+            date: Some(date.into()),
+        }
     }
 
     fn citation(text: &str) -> extract::citations::CaseCitation {
@@ -561,11 +841,11 @@ mod tests {
         let line = |id: &str| {
             serde_json::to_string(&DecisionCitations {
                 id: id.into(),
+                scan_key: String::new(),
                 laws: Vec::new(),
                 norms: Vec::new(),
                 norms_from_norm_field: Vec::new(),
                 cases: Vec::new(),
-                citing_count: 0,
             })
             .unwrap()
         };
@@ -594,10 +874,12 @@ mod tests {
         let mut by_fn: HashMap<String, Vec<usize>> = HashMap::new();
         by_fn.insert(file_number_key("20 F 1.10"), vec![0, 1]);
         by_fn.insert(file_number_key("VIII ZR 231/07"), vec![2]);
-        let courts: Vec<Court> = vec![hs[0].court.clone().unwrap(), hs[2].court.clone().unwrap()];
+        let courts: Vec<Court> = vec![(*hs[0].court.clone().unwrap()).clone(), (*hs[2].court.clone().unwrap()).clone()];
+        let map = coverage_map::shipped();
         let me = &hs[3];
         let st = |text: &str| {
-            let (s, target, cands, withheld, _) = bind(&citation(text), me, &by_fn, &hs, &courts, &["rii", "oldp"]);
+            let (s, target, cands, withheld, _) =
+                bind(&(&citation(text)).into(), me, &by_fn, &hs, &courts, &["rii", "oldp"], &map);
             (s, target, cands.len(), withheld)
         };
         assert_eq!(
@@ -611,22 +893,24 @@ mod tests {
         assert_eq!(st("BFH, Urteil vom 08.04.2009 - IX R 1/20").0, CaseCitationStatus::UnresolvedOutOfCoverage);
         let later = held("early", "Bundesgerichtshof", "2001-01-01");
         let (status, _, _, w, _) = bind(
-            &citation("BGH, Urteil vom 08.04.2009 - VIII ZR 231/07"),
+            &(&citation("BGH, Urteil vom 08.04.2009 - VIII ZR 231/07")).into(),
             &later,
             &by_fn,
             &hs,
             &courts,
             &["rii", "oldp"],
+            &map,
         );
         assert_eq!(status, CaseCitationStatus::UnresolvedNoMatch);
         assert_eq!(w, Some(WithheldReason::ForwardDate));
         let (_, _, _, w, _) = bind(
-            &citation("BGH, Urteil vom 08.04.2009 - VIII ZR 231/07"),
+            &(&citation("BGH, Urteil vom 08.04.2009 - VIII ZR 231/07")).into(),
             &hs[2],
             &by_fn,
             &hs,
             &courts,
             &["rii", "oldp"],
+            &map,
         );
         assert_eq!(w, Some(WithheldReason::SelfReference));
     }

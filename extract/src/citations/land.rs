@@ -12,7 +12,7 @@ use rustc_hash::FxHashMap as HashMap;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
-const LAND_LAW_TSV: &str = include_str!("../../reference/land-law.tsv");
+pub(crate) const LAND_LAW_TSV: &str = include_str!("../../reference/land-law.tsv");
 
 /// A cited instrument that is Land law: as the citation writes it, and the Land when told.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -253,6 +253,19 @@ pub struct Extraction {
     pub refused: Vec<RefusedLookalike>,
 }
 
+/// The sha256 of the scanner's shipped reference tables (vocabulary, reporters,
+/// Registerzeichen, Land law): part of what a scan depends on, so a cached scan is reused only
+/// under the same tables.
+pub fn reference_fingerprint() -> String {
+    use sha2::Digest;
+    let mut h = sha2::Sha256::new();
+    for t in [vocab::LAW_VOCABULARY_TSV, vocab::REPORTERS_TSV, vocab::REGISTERZEICHEN_TSV, land::LAND_LAW_TSV] {
+        h.update(t.len().to_le_bytes());
+        h.update(t);
+    }
+    hex::encode(h.finalize())
+}
+
 /// Scans `text` for law and case citations. Never panics.
 pub fn extract(text: &str, vocab: &LawVocabulary) -> Extraction {
     // The token buffer is reused per thread: many short texts would otherwise pay an allocation each.

@@ -10,9 +10,9 @@ use std::sync::OnceLock;
 
 use super::scan::{Kind, Tok, tokenize};
 
-const LAW_VOCABULARY_TSV: &str = include_str!("../../reference/law-vocabulary.tsv");
-const REPORTERS_TSV: &str = include_str!("../../reference/reporters.tsv");
-const REGISTERZEICHEN_TSV: &str = include_str!("../../reference/registerzeichen.tsv");
+pub(crate) const LAW_VOCABULARY_TSV: &str = include_str!("../../reference/law-vocabulary.tsv");
+pub(crate) const REPORTERS_TSV: &str = include_str!("../../reference/reporters.tsv");
+pub(crate) const REGISTERZEICHEN_TSV: &str = include_str!("../../reference/registerzeichen.tsv");
 
 /// How a law form was recorded in the vocabulary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
