@@ -30,9 +30,16 @@ fn main() {
     }
     let started = std::time::Instant::now();
     match resolve::case_law::run(&args.data_dir) {
-        Ok(Some(s)) => println!(
-            "resolve citations: {} decisions, {} law and {} case citations; by status {:?}; withheld {:?}; {} resolved edges ({} distinct) in {:.1} s",
+        Ok(Some(s)) if s.unchanged => println!(
+            "resolve citations: input unchanged ({} decisions); nothing redone in {:.1} s",
             s.decisions,
+            started.elapsed().as_secs_f64()
+        ),
+        Ok(Some(s)) => println!(
+            "resolve citations: {} decisions ({} scanned, {} unchanged and only bound anew), {} law and {} case citations; by status {:?}; withheld {:?}; {} resolved edges ({} distinct) in {:.1} s",
+            s.decisions,
+            s.scanned,
+            s.reused,
             s.law_citations,
             s.case_citations,
             s.by_status,

@@ -1,0 +1,135 @@
+//! The nightly run at scale is incremental, through the real binaries on the whole shared
+//! decision corpus: with no change nothing is rewritten; after 1% of the records change only
+//! the decisions they make are normalised and scanned again (counted from the stages' own
+//! summaries), and what the incremental run writes is byte for byte what a run from scratch
+//! on the changed input writes.
+
+use std::collections::BTreeSet;
+use std::io::{Read, Write};
+use std::path::Path;
+
+use legal_tests::procs::run_stage_ok;
+use legal_tests::{Mirror, sample_gii, shared_corpus_dump};
+use serde_json::Value;
+
+fn read_gz_lines(p: &Path) -> Vec<String> {
+    let mut s = String::new();
+    flate2::read::MultiGzDecoder::new(std::fs::File::open(p).unwrap()).read_to_string(&mut s).unwrap();
+    s.lines().map(str::to_string).collect()
+}
+
+fn write_gz_lines(p: &Path, lines: &[String]) {
+    let mut gz = flate2::write::GzEncoder::new(std::fs::File::create(p).unwrap(), flate2::Compression::fast());
+    for l in lines {
+        gz.write_all(l.as_bytes()).unwrap();
+        gz.write_all(b"\n").unwrap();
+    }
+    gz.finish().unwrap();
+}
+
+fn stages(data: &Path, mirror: &str, dump: &Path, with_index: bool) -> String {
+    let d = data.to_str().unwrap();
+    let mut log = run_stage_ok(
+        "ingest",
+        &[
+            "--data-dir",
+            d,
+            "--rate",
+            "0",
+            "--sources",
+            "gii",
+            "--gii-base-url",
+            mirror,
+            "--oldp-dump",
+            dump.to_str().unwrap(),
+        ],
+    );
+    let last: &[&str] = if with_index { &["extract", "resolve", "index"] } else { &["extract", "resolve"] };
+    for stage in last {
+        log.push_str(&run_stage_ok(stage, &["--data-dir", d]));
+    }
+    log
+}
+
+/// The number in `text` just before `what` (`"10 normalised"` → 10).
+fn count_before(text: &str, what: &str) -> usize {
+    let at = text.find(what).unwrap_or_else(|| panic!("{what:?} not in {text}"));
+    text[..at].split_whitespace().last().and_then(|w| w.trim_start_matches('(').parse().ok()).unwrap()
+}
+
+#[test]
+fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratch() {
+    let Some(corpus) = shared_corpus_dump() else { return };
+    let mirror = Mirror::start(vec![sample_gii()]);
+    let work = tempfile::tempdir().unwrap();
+    let dump = work.path().join("cases.jsonl.gz");
+    let original = read_gz_lines(&corpus);
+    write_gz_lines(&dump, &original);
+    let data = work.path().join("data");
+    stages(&data, &mirror.base_url(), &dump, true);
+
+    // No change: every stage says so and rewrites nothing.
+    let decisions = data.join("work/extract/decisions/decisions.jsonl");
+    let citations = data.join("work/resolve/citations.jsonl");
+    let mtimes = || [&decisions, &citations].map(|p| std::fs::metadata(p).unwrap().modified().unwrap());
+    let before = mtimes();
+    let log = stages(&data, &mirror.base_url(), &dump, true);
+    assert!(log.contains("extract decisions: input unchanged"), "{log}");
+    assert!(log.contains("resolve citations: input unchanged"), "{log}");
+    assert!(log.contains("index: unchanged"), "{log}");
+    assert_eq!(mtimes(), before, "an unchanged input rewrote a work file");
+
+    // 1% of the records change: each gets one more sentence with a law and a case citation.
+    let mut changed_ids = BTreeSet::new();
+    let mut lines = original.clone();
+    let step = lines.len() / (lines.len() / 100).max(1);
+    for l in lines.iter_mut().step_by(step) {
+        let mut rec: Value = serde_json::from_str(l).unwrap();
+        let Some(content) = rec["content"].as_str().filter(|c| c.len() > 200) else { continue };
+        let added =
+            format!("{content}\n\nErgänzend: vgl. § 823 Abs. 1 BGB und BVerwG, Urteil vom 12.03.2015 - 7 C 12.14 -.");
+        rec["content"] = Value::String(added);
+        changed_ids.insert(rec["id"].to_string().trim_matches('"').to_string());
+        *l = rec.to_string();
+    }
+    assert!(changed_ids.len() >= 5, "too few records changed: {}", changed_ids.len());
+    write_gz_lines(&dump, &lines);
+    let log = stages(&data, &mirror.base_url(), &dump, true);
+    assert_eq!(
+        count_before(&log, "normalised,"),
+        changed_ids.len(),
+        "extract normalised more than the changed records: {log}"
+    );
+
+    // The decisions those records make (alone or merged) are the only ones scanned again.
+    let affected: BTreeSet<String> = std::fs::read_to_string(&decisions)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|d| {
+            d["sources"].as_array().unwrap().iter().any(|s| changed_ids.contains(s["record_id"].as_str().unwrap()))
+        })
+        .map(|d| d["id"].as_str().unwrap().to_string())
+        .collect();
+    assert!(!affected.is_empty());
+    let total = count_before(&log, "decisions (");
+    assert_eq!(
+        count_before(&log, "scanned,"),
+        affected.len(),
+        "resolve scanned more than the changed decisions: {log}"
+    );
+    assert_eq!(count_before(&log, "unchanged and only bound anew"), total - affected.len(), "{log}");
+    assert!(log.contains("index: published"), "{log}");
+
+    // What the incremental run wrote is what a run from scratch on the changed input writes.
+    let fresh = work.path().join("fresh");
+    stages(&fresh, &mirror.base_url(), &dump, false);
+    for rel in
+        ["work/extract/decisions/decisions.jsonl", "work/resolve/citations.jsonl", "work/resolve/citing_counts.tsv"]
+    {
+        assert!(
+            std::fs::read(data.join(rel)).unwrap() == std::fs::read(fresh.join(rel)).unwrap(),
+            "{rel} of the incremental run differs from a run from scratch"
+        );
+    }
+}
