@@ -297,10 +297,10 @@ fn write_courts(conn: &Connection, held: &Holdings) -> Result<BTreeMap<String, i
 /// of the server reads, so `list_courts` and the breakdowns cannot disagree.
 fn count_holdings(conn: &Connection) -> Result<()> {
     conn.execute_batch(
-        "UPDATE courts SET
-            decision_count = (SELECT COUNT(*) FROM decision_facts f WHERE f.court_id = courts.id),
-            earliest = (SELECT MIN(f.date) FROM decision_facts f WHERE f.court_id = courts.id),
-            latest = (SELECT MAX(f.date) FROM decision_facts f WHERE f.court_id = courts.id);",
+        "UPDATE courts SET decision_count = h.n, earliest = h.lo, latest = h.hi
+         FROM (SELECT court_id, COUNT(*) AS n, MIN(date) AS lo, MAX(date) AS hi FROM decision_facts
+               WHERE court_id IS NOT NULL GROUP BY court_id) AS h
+         WHERE h.court_id = courts.id;",
     )?;
     Ok(())
 }

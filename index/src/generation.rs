@@ -26,7 +26,7 @@ use crate::laws_index::{self, LAWS_DIR, LawFields};
 use crate::store::{self, STORE_FILE, StorePool};
 
 /// Bumped when the layout of a generation changes; `serve` refuses other versions.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 pub const MANIFEST_FILE: &str = "manifest.json";
 pub const CURRENT_FILE: &str = "CURRENT";
 
@@ -539,6 +539,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     let dec_fields = DecisionFields::from_schema(&dec_idx.schema())?;
     let mut dec_writer: tantivy::IndexWriter<TantivyDocument> = dec_idx.writer_with_num_threads(1, 128 << 20)?;
     let dec = crate::decision_writer::write(data_dir, &conn, &mut dec_writer, &dec_fields, citations)?;
+    store::create_decision_indexes(&conn)?;
     store::set_meta(&conn, "schema_version", &SCHEMA_VERSION.to_string())?;
     store::set_meta(&conn, "generation_id", &id)?;
     store::set_meta(&conn, "built_at", &built_at)?;

@@ -113,14 +113,13 @@ CREATE TABLE decisions (
     flags TEXT NOT NULL,               -- JSON object
     notes TEXT NOT NULL,               -- JSON array
     sources TEXT NOT NULL,             -- JSON array
-    text TEXT NOT NULL,
     text_length INTEGER NOT NULL,      -- code points
+    citing_count INTEGER NOT NULL DEFAULT 0, -- distinct decisions citing it (resolved edges)
+    -- The large columns last: a row's small columns are read without walking its overflow pages.
     sections TEXT NOT NULL,            -- JSON array of {name,heading,start,end}
     randnummern TEXT NOT NULL,         -- JSON array of {rn,start,end,printed}
-    citing_count INTEGER NOT NULL DEFAULT 0  -- distinct decisions citing it (resolved edges)
+    text TEXT NOT NULL
 );
-CREATE INDEX decisions_court_date ON decisions(court_id, date);
-CREATE INDEX decisions_date ON decisions(date);
 CREATE TABLE decision_citations (
     decision_id INTEGER NOT NULL,
     kind TEXT NOT NULL,                -- law | case
@@ -147,26 +146,18 @@ CREATE TABLE decision_citations (
     role TEXT,
     note TEXT
 );
-CREATE INDEX dc_decision ON decision_citations(decision_id, kind);
-CREATE INDEX dc_target ON decision_citations(target_id);
 CREATE TABLE decision_norms (decision_id INTEGER NOT NULL, norm TEXT NOT NULL, from_norm_field INTEGER NOT NULL);
-CREATE INDEX dn_norm ON decision_norms(norm);
-CREATE INDEX dn_decision ON decision_norms(decision_id);
 CREATE TABLE citation_edges (
     citing_id INTEGER NOT NULL,
     cited_id INTEGER NOT NULL,
     citations INTEGER NOT NULL,        -- how often the citing text cites it
     role TEXT NOT NULL                 -- procedural if any of them is, else cited
 );
-CREATE INDEX ce_citing ON citation_edges(citing_id);
-CREATE INDEX ce_cited ON citation_edges(cited_id);
 CREATE TABLE decision_file_numbers (
     fn_norm TEXT NOT NULL,             -- file_number_norm(): case, spaces, dots/slashes folded
     file_number TEXT NOT NULL,
     decision_id INTEGER NOT NULL
 );
-CREATE INDEX dfn_norm ON decision_file_numbers(fn_norm);
-CREATE INDEX dfn_decision ON decision_file_numbers(decision_id);
 -- The one definition of a decision's count facts: every breakdown of every tool reads this
 -- (court null = not recorded, so branch null too; year = the date's first four characters).
 CREATE VIEW decision_facts AS
@@ -194,7 +185,31 @@ CREATE TABLE unheld_case_citations (
     date TEXT,                         -- the date the citation prints, null when none
     decision_id INTEGER NOT NULL       -- the citing decision
 );
+"#;
+
+/// Secondary indexes of the decision tables, built once after the rows are loaded (building
+/// an index at the end is one sort; keeping it during a million inserts rewrites its pages
+/// over and over).
+pub const DECISION_INDEXES: &str = r#"
+CREATE INDEX decisions_court_date ON decisions(court_id, date);
+CREATE INDEX decisions_date ON decisions(date);
+CREATE INDEX dc_decision ON decision_citations(decision_id, kind);
+CREATE INDEX dc_target ON decision_citations(target_id);
+CREATE INDEX dn_decision ON decision_norms(decision_id);
+CREATE INDEX ce_citing ON citation_edges(citing_id);
+CREATE INDEX ce_cited ON citation_edges(cited_id);
+CREATE INDEX dfn_norm ON decision_file_numbers(fn_norm);
+CREATE INDEX dfn_decision ON decision_file_numbers(decision_id);
 CREATE INDEX ucc_norm ON unheld_case_citations(fn_norm);
+CREATE INDEX decisions_ecli_norm ON decisions(upper(replace(ecli, ' ', '')));
+CREATE INDEX decisions_date_order ON decisions(date IS NULL, date DESC, id);
+CREATE INDEX decisions_court_order ON decisions(court_id, date IS NULL, date DESC, id);
+CREATE INDEX decisions_citing ON decisions(citing_count DESC, date IS NULL, date DESC, id);
+CREATE INDEX dn_norm_decision ON decision_norms(norm, decision_id);
+-- Count facts per (court, branch, type, year), for the tools' unfiltered breakdowns: the
+-- decision_facts view grouped once per generation (constant for it).
+CREATE TABLE fact_combos AS
+    SELECT court, branch, document_type, year, COUNT(*) AS decisions FROM decision_facts GROUP BY 1, 2, 3, 4;
 "#;
 
 /// The form file numbers are looked up by: upper case, no spaces, `.` as `/`, NBSP folded, so
@@ -249,6 +264,12 @@ pub fn create(path: &Path) -> Result<Connection> {
     )?;
     conn.execute_batch(SCHEMA)?;
     Ok(conn)
+}
+
+/// Builds [`DECISION_INDEXES`]: call once the decision rows, citations, norms and file
+/// numbers are loaded, before anything reads them by index.
+pub fn create_decision_indexes(conn: &Connection) -> Result<()> {
+    conn.execute_batch(DECISION_INDEXES).context("building the decision indexes")
 }
 
 pub fn set_meta(conn: &Connection, key: &str, value: &str) -> Result<()> {

@@ -130,23 +130,29 @@ pub fn get_citing_cases(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
     let d = id_arg(g, a)?;
     let limit = a.int("limit", 20, 1, 200)? as usize;
     let offset = a.int("offset", 0, 0, 1_000_000)? as usize;
-    let mut rows = Vec::new();
-    for (cid, role, n) in citing_of(g, d.id)? {
-        rows.push((decision_by_id(g, cid)?, role, n));
-    }
-    rows.sort_by(|a, b| b.0.date.cmp(&a.0.date).then(a.0.id.cmp(&b.0.id)));
-    let total = rows.len();
-    let page: Vec<Value> = rows
-        .iter()
-        .skip(offset)
-        .take(limit)
-        .map(|(x, role, n)| {
-            let mut v = x.summary();
+    // The edges are small rows; the decisions are read for the page only, sorted in SQL.
+    let edges: std::collections::HashMap<i64, (String, i64)> =
+        citing_of(g, d.id)?.into_iter().map(|(cid, role, n)| (cid, (role, n))).collect();
+    let total = edges.len();
+    let page: Vec<Value> = crate::decisions::decisions_page(
+        g,
+        "SELECT citing_id FROM citation_edges WHERE cited_id = ?1",
+        &d.id,
+        total,
+        "d.date IS NULL, d.date DESC, d.id",
+        limit,
+        offset,
+    )?
+    .iter()
+    .map(|x| {
+        let mut v = x.summary();
+        if let Some((role, n)) = edges.get(&x.id) {
             v["role"] = json!(role);
             v["citations_in_text"] = json!(n);
-            v
-        })
-        .collect();
+        }
+        v
+    })
+    .collect();
     let mut out = Map::new();
     out.insert("decision".into(), d.summary());
     out.insert("total".into(), json!(total));
@@ -269,24 +275,23 @@ pub fn get_cases_for_law(g: &Generation, a: &Args<'_>) -> Result<Map<String, Val
     };
     let given = format!("{marker}{designation} {book}");
     let token = canonical_norm(&given)?;
-    let mut ds: Vec<Decision> = g
-        .store
-        .with(|c| {
-            let mut st = c.prepare("SELECT DISTINCT decision_id FROM decision_norms WHERE norm = ?1")?;
-            let ids = st.query_map(params![token], |r| r.get::<_, i64>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
-            Ok(ids)
-        })?
-        .into_iter()
-        .map(|id| decision_by_id(g, id))
-        .collect::<Result<_, _>>()?;
-    match sort {
-        CitingSort::MostCited => {
-            ds.sort_by(|a, b| b.citing_count.cmp(&a.citing_count).then(b.date.cmp(&a.date)).then(a.id.cmp(&b.id)))
-        }
-        CitingSort::Date => ds.sort_by(|a, b| b.date.cmp(&a.date).then(a.id.cmp(&b.id))),
-    }
-    let total = ds.len();
-    let rows: Vec<Value> = ds.iter().skip(offset).take(limit).map(Decision::summary).collect();
+    // Sorted, counted and paged in SQL (indexes `dn_norm_decision`, `decisions_citing`,
+    // `decisions_date_order`): no row is read beyond the page asked for.
+    let order = match sort {
+        CitingSort::MostCited => "d.citing_count DESC, d.date IS NULL, d.date DESC, d.id",
+        CitingSort::Date => "d.date IS NULL, d.date DESC, d.id",
+    };
+    let total = g.store.with(|c| {
+        let n: i64 = c.query_row(
+            "SELECT COUNT(DISTINCT decision_id) FROM decision_norms WHERE norm = ?1",
+            params![token],
+            |r| r.get(0),
+        )?;
+        Ok(n as usize)
+    })?;
+    let ids_sql = "SELECT DISTINCT decision_id FROM decision_norms WHERE norm = ?1";
+    let ds = crate::decisions::decisions_page(g, ids_sql, &token, total, order, limit, offset)?;
+    let rows: Vec<Value> = ds.iter().map(Decision::summary).collect();
     let mut out = Map::new();
     out.insert("norm".into(), json!({"given": given, "canonical": token}));
     out.insert("sort".into(), json!(sort));

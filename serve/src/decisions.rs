@@ -112,19 +112,56 @@ fn decisions_where(g: &Generation, cond: &str, args: &[&dyn rusqlite::ToSql]) ->
     })?)
 }
 
+/// Up to this many matching ids are listed literally, so SQLite reads exactly those rows by
+/// rowid and sorts them; more are found by walking the order's index (dense matches then fill
+/// a page after a short walk).
+const LISTED_IDS_MAX: usize = 5_000;
+
+/// One page, in `order` (SQL over `d` and `c`), of the held decisions whose ids `ids_sql`
+/// (one `?1` argument) selects; `total` is how many it selects.
+pub(crate) fn decisions_page(
+    g: &Generation,
+    ids_sql: &str,
+    arg: &dyn rusqlite::ToSql,
+    total: usize,
+    order: &str,
+    limit: usize,
+    offset: usize,
+) -> Result<Vec<Decision>, ToolError> {
+    let page = format!("ORDER BY {order} LIMIT {limit} OFFSET {offset}");
+    if total > LISTED_IDS_MAX {
+        return decisions_where(g, &format!("d.id IN ({ids_sql}) {page}"), &[arg]);
+    }
+    let ids: Vec<i64> = g.store.with(|c| {
+        let mut st = c.prepare(ids_sql)?;
+        let ids = st.query_map([arg], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+        Ok(ids)
+    })?;
+    decisions_with_ids(g, &ids, &page)
+}
+
+/// The held decisions with these ids (read by rowid), then `tail` (an ORDER BY / LIMIT or "").
+fn decisions_with_ids(g: &Generation, ids: &[i64], tail: &str) -> Result<Vec<Decision>, ToolError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+    decisions_where(g, &format!("d.id IN ({list}) {tail}"), &[])
+}
+
 /// Held decisions with this file number (`store::file_number_norm` form).
 pub fn decisions_by_file_number(g: &Generation, fn_norm: &str) -> Result<Vec<Decision>, ToolError> {
-    decisions_where(g, "d.id IN (SELECT decision_id FROM decision_file_numbers WHERE fn_norm = ?1)", &[&fn_norm])
+    let ids: Vec<i64> = g.store.with(|c| {
+        let mut st = c.prepare_cached("SELECT DISTINCT decision_id FROM decision_file_numbers WHERE fn_norm = ?1")?;
+        let ids = st.query_map([fn_norm], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+        Ok(ids)
+    })?;
+    decisions_with_ids(g, &ids, "ORDER BY d.id")
 }
 
-/// Held decisions with this ECLI (`store::ecli_norm` form).
+/// Held decisions with this ECLI (`store::ecli_norm` form; index `decisions_ecli_norm`).
 pub fn decisions_by_ecli(g: &Generation, ecli: &str) -> Result<Vec<Decision>, ToolError> {
     decisions_where(g, "upper(replace(d.ecli, ' ', '')) = ?1", &[&ecli])
-}
-
-/// Every held decision's row (without text), in id order: the population statistics count.
-pub(crate) fn all_decisions(g: &Generation) -> Result<Vec<Decision>, ToolError> {
-    decisions_where(g, "1 = 1 ORDER BY d.id", &[])
 }
 
 pub fn decision_by_id(g: &Generation, id: i64) -> Result<Decision, ToolError> {
@@ -331,7 +368,7 @@ impl Filters {
         }
         // The same SQL conditions filter_cases runs, restricted to these rows: one definition
         // of what each filter means for the store.
-        let (mut conds, vals) = self.sql_conditions(g)?;
+        let (mut conds, vals) = self.sql_conditions_all(g)?;
         conds.push(format!("d.id IN ({})", ds.iter().map(|d| d.id.to_string()).collect::<Vec<_>>().join(", ")));
         let keep: HashSet<i64> = g.store.with(|c| {
             let mut st = c.prepare(&format!("SELECT d.id FROM {DEC_FROM} WHERE {}", conds.join(" AND ")))?;
@@ -339,25 +376,30 @@ impl Filters {
             Ok(ids)
         })?;
         ds.retain(|d| keep.contains(&d.id));
+        Ok(())
+    }
+
+    /// Every filter as SQL conditions over `decisions d LEFT JOIN courts c`: those of
+    /// [`Self::sql_conditions`] plus the cited norm (`decision_norms`) and the cited decision
+    /// (`citation_edges`).
+    pub(crate) fn sql_conditions_all(
+        &self,
+        g: &Generation,
+    ) -> Result<(Vec<String>, Vec<rusqlite::types::Value>), ToolError> {
+        use rusqlite::types::Value as Sql;
+        let (mut conds, mut vals) = self.sql_conditions(g)?;
         if let Some((_, token)) = &self.cited_norm {
-            let citing: HashSet<i64> = g.store.with(|c| {
-                let mut st = c.prepare("SELECT decision_id FROM decision_norms WHERE norm = ?1")?;
-                let ids = st.query_map(params![token], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
-                Ok(ids)
-            })?;
-            ds.retain(|d| citing.contains(&d.id));
+            vals.push(Sql::Text(token.clone()));
+            conds.push(format!("d.id IN (SELECT decision_id FROM decision_norms WHERE norm = ?{})", vals.len()));
         }
         if let Some(ext) = &self.cited_case {
-            let citing: HashSet<i64> = g.store.with(|c| {
-                let mut st = c.prepare(
-                    "SELECT e.citing_id FROM citation_edges e JOIN decisions t ON t.id = e.cited_id WHERE t.ext_id = ?1",
-                )?;
-                let ids = st.query_map(params![ext], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
-                Ok(ids)
-            })?;
-            ds.retain(|d| citing.contains(&d.id));
+            vals.push(Sql::Text(ext.clone()));
+            conds.push(format!(
+                "d.id IN (SELECT e.citing_id FROM citation_edges e JOIN decisions t ON t.id = e.cited_id WHERE t.ext_id = ?{})",
+                vals.len()
+            ));
         }
-        Ok(())
+        Ok((conds, vals))
     }
 
     /// The filters as SQL conditions over `decisions d LEFT JOIN courts c` (court and document

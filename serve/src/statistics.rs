@@ -13,15 +13,13 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use rusqlite::params;
-
 use index::Generation;
 use model::SearchMode;
 use serde_json::{Map, Value, json};
 
 use crate::answer::ToolError;
 use crate::args::Args;
-use crate::decisions::{Decision, Filters, IDENTIFIER_BASIS, QueryMatch, match_query, text_basis};
+use crate::decisions::{Filters, IDENTIFIER_BASIS, QueryMatch, match_query, text_basis};
 
 /// Decisions per value of each fact (None = not recorded), and how many decisions counted.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -55,27 +53,70 @@ pub enum Fact {
     Year,
 }
 
-/// Counts the `decision_facts` of every held decision, or of `only` these decision ids.
-pub fn fact_counts(g: &Generation, only: Option<&HashSet<i64>>) -> Result<FactCounts, ToolError> {
-    type FactRow = (i64, Option<String>, Option<String>, Option<String>, Option<String>);
-    let rows: Vec<FactRow> = g.store.with(|c| {
-        let mut st = c.prepare_cached("SELECT decision_id, court, branch, document_type, year FROM decision_facts")?;
-        let rows = st
-            .query_map(params![], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
-    })?;
-    let mut out = FactCounts::default();
-    for (id, court, branch, document_type, year) in rows {
-        if only.is_some_and(|keep| !keep.contains(&id)) {
-            continue;
-        }
-        out.total += 1;
-        *out.by_court.entry(court).or_default() += 1;
-        *out.by_branch.entry(branch).or_default() += 1;
-        *out.by_document_type.entry(document_type).or_default() += 1;
-        *out.by_year.entry(year).or_default() += 1;
+type Combo = (Option<String>, Option<String>, Option<String>, Option<String>, i64);
+
+impl FactCounts {
+    /// Adds `n` decisions of one (court, branch, document type, year) combination.
+    fn add(&mut self, (court, branch, document_type, year, n): Combo) {
+        let n = n as usize;
+        self.total += n;
+        *self.by_court.entry(court).or_default() += n;
+        *self.by_branch.entry(branch).or_default() += n;
+        *self.by_document_type.entry(document_type).or_default() += n;
+        *self.by_year.entry(year).or_default() += n;
     }
+}
+
+/// Adds the combinations a `SELECT court, branch, document_type, year, count` returns.
+fn add_combos(
+    c: &rusqlite::Connection,
+    out: &mut FactCounts,
+    sql: &str,
+    args: &[rusqlite::types::Value],
+) -> anyhow::Result<()> {
+    let mut st = c.prepare(sql)?;
+    let rows = st.query_map(rusqlite::params_from_iter(args.iter()), |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+    })?;
+    for row in rows {
+        out.add(row?);
+    }
+    Ok(())
+}
+
+/// Counts the `decision_facts` of every held decision (the per-generation `fact_combos`,
+/// that view grouped at index time), or of `only` these decision ids (grouped in SQL).
+pub fn fact_counts(g: &Generation, only: Option<&HashSet<i64>>) -> Result<FactCounts, ToolError> {
+    let mut out = FactCounts::default();
+    let Some(keep) = only else {
+        let sql = "SELECT court, branch, document_type, year, decisions FROM fact_combos";
+        g.store.with(|c| add_combos(c, &mut out, sql, &[]))?;
+        return Ok(out);
+    };
+    let ids: Vec<i64> = keep.iter().copied().collect();
+    for chunk in ids.chunks(500) {
+        crate::deadline::check()?;
+        let list = chunk.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+        let sql = format!(
+            "SELECT court, branch, document_type, year, COUNT(*) FROM decision_facts
+             WHERE decision_id IN ({list}) GROUP BY 1, 2, 3, 4"
+        );
+        g.store.with(|c| add_combos(c, &mut out, &sql, &[]))?;
+    }
+    Ok(out)
+}
+
+/// Counts the `decision_facts` of the held decisions matching every filter, grouped in SQL.
+fn filtered_fact_counts(g: &Generation, filters: &Filters) -> Result<FactCounts, ToolError> {
+    let (conds, vals) = filters.sql_conditions_all(g)?;
+    let sql = format!(
+        "SELECT f.court, f.branch, f.document_type, f.year, COUNT(*)
+         FROM decision_facts f JOIN decisions d ON d.id = f.decision_id LEFT JOIN courts c ON c.id = d.court_id
+         WHERE {} GROUP BY 1, 2, 3, 4",
+        conds.join(" AND ")
+    );
+    let mut out = FactCounts::default();
+    g.store.with(|c| add_combos(c, &mut out, &sql, &vals))?;
     Ok(out)
 }
 
@@ -101,33 +142,29 @@ pub fn get_case_statistics(g: &Generation, a: &Args<'_>) -> Result<Map<String, V
     out.insert("query".into(), json!(query));
     out.insert("filters_applied".into(), filters.applied());
 
-    // Every held decision's row; the matching below decides which of them count.
-    let mut all: Vec<Decision> = crate::decisions::all_decisions(g)?;
-    let (basis, mode) = match &query {
-        None => {
-            filters.retain(g, &mut all)?;
-            ("decisions_held_matching_every_filter", SearchMode::FiltersOnly)
+    // Without a query the filters decide in SQL; with one, the matched decisions are counted.
+    let (basis, mode, counts) = match &query {
+        None if filters.is_empty() => {
+            ("decisions_held_matching_every_filter", SearchMode::FiltersOnly, fact_counts(g, None)?)
         }
+        None => ("decisions_held_matching_every_filter", SearchMode::FiltersOnly, filtered_fact_counts(g, &filters)?),
         Some(q) => match match_query(g, q, &filters)? {
             QueryMatch::Identifier { mode, decisions } => {
                 let keep: HashSet<i64> = decisions.iter().map(|d| d.id).collect();
-                all.retain(|d| keep.contains(&d.id));
-                (IDENTIFIER_BASIS, mode)
+                (IDENTIFIER_BASIS, mode, fact_counts(g, Some(&keep))?)
             }
             QueryMatch::Text { citation, match_mode, ids, .. } => {
                 let keep: HashSet<i64> = ids.iter().map(|(id, _)| *id as i64).collect();
-                all.retain(|d| keep.contains(&d.id));
                 out.insert("match_mode".into(), json!(match_mode));
                 (
                     text_basis(citation, match_mode),
                     if citation { SearchMode::ExactCitation } else { SearchMode::Keyword },
+                    fact_counts(g, Some(&keep))?,
                 )
             }
         },
     };
 
-    let keep: HashSet<i64> = all.iter().map(|d| d.id).collect();
-    let counts = fact_counts(g, Some(&keep))?;
     let unrecorded = |m: &BTreeMap<Option<String>, usize>| m.get(&None).copied().unwrap_or(0);
     let total = counts.total;
     out.insert("mode".into(), json!(mode));
