@@ -125,20 +125,7 @@ impl Generation {
         if manifest.schema_version != SCHEMA_VERSION {
             return Err(VerifyError::SchemaVersion { found: manifest.schema_version });
         }
-        for f in &manifest.files {
-            let p = dir.join(&f.path);
-            let (bytes, sha) = sha256_file(&p)
-                .map_err(|e| VerifyError::MissingFile { path: f.path.clone(), reason: e.to_string() })?;
-            if bytes != f.bytes {
-                return Err(VerifyError::Mismatch {
-                    path: f.path.clone(),
-                    what: format!("{bytes} bytes, manifest says {}", f.bytes),
-                });
-            }
-            if sha != f.sha256 {
-                return Err(VerifyError::Mismatch { path: f.path.clone(), what: "sha256 differs".into() });
-            }
-        }
+        crate::verified_stamp::verify_files(dir, &manifest)?;
         Self::open_checked_files(dir, manifest)
     }
 
@@ -150,7 +137,7 @@ impl Generation {
         Self::open_checked_files(dir, manifest)
     }
 
-    fn open_checked_files(dir: &Path, manifest: Manifest) -> Result<Generation, VerifyError> {
+    pub(crate) fn open_checked_files(dir: &Path, manifest: Manifest) -> Result<Generation, VerifyError> {
         let store = StorePool::open(&dir.join(STORE_FILE)).map_err(|e| VerifyError::Store(format!("{e:#}")))?;
         let stored_id: String = store
             .with(|c| Ok(c.query_row("SELECT value FROM meta WHERE key = 'generation_id'", [], |r| r.get(0))?))
@@ -606,6 +593,8 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     let final_dir = gens.join(&id);
     std::fs::rename(&tmp, &final_dir)?;
     fsync_dir(&gens)?;
+    // Every file was hashed for the manifest above: a server may start on it without hashing again.
+    crate::verified_stamp::write_stamp(data_dir, &final_dir, &manifest);
     let seconds = started.elapsed().as_secs_f64();
     if opts.no_publish {
         return Ok(BuildOutcome::Built { id, laws: laws_n, sections: sections_n, decisions: dec.decisions, seconds });
@@ -659,6 +648,7 @@ pub fn gc(data_dir: &Path, keep: usize) -> Result<GcSummary> {
             summary.kept.push(id);
         } else {
             std::fs::remove_dir_all(gens.join(&id))?;
+            crate::verified_stamp::remove_stamp(data_dir, &id);
             summary.removed.push(id);
         }
     }

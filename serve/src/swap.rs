@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use arc_swap::ArcSwapOption;
 use index::Generation;
 use index::generation::{generations_dir, valid_id};
+use index::verified_stamp::Verification;
 use serde_json::{Value, json};
 
 /// First and last wait before a refused generation id is tried again (doubling in between).
@@ -163,7 +164,7 @@ impl Slot {
 
     /// Loads the generation `CURRENT` names if it differs from the one served. Blocking.
     /// Returns true when a swap happened. `force` (SIGHUP) retries a refused id at once.
-    pub fn check_current(&self, force: bool) -> bool {
+    pub fn check_current(self: &Arc<Self>, force: bool) -> bool {
         let id = match read_current(&self.data_dir) {
             Ok(Some(id)) => {
                 self.status.lock().expect("status lock").current_problem = None;
@@ -194,10 +195,13 @@ impl Slot {
         let dir = generations_dir(&self.data_dir).join(&id);
         let opened = precheck_generation(&dir, &id)
             .map_err(|reason| reason.to_string())
-            .and_then(|()| Generation::open_verified(&dir).map_err(|e| e.to_string()));
+            .and_then(|()| Generation::open_stamped(&self.data_dir, &dir).map_err(|e| e.to_string()));
         match opened {
-            Ok(g) => {
+            Ok((g, how)) => {
                 let g = Arc::new(g);
+                if how == Verification::Stamped {
+                    self.rehash_in_background(&g);
+                }
                 self.held.lock().expect("held lock").push((id.clone(), Arc::downgrade(&g)));
                 // Written before the swap: the new generation is protected from gc first.
                 self.write_lease();
@@ -224,6 +228,40 @@ impl Slot {
                 false
             }
         }
+    }
+
+    /// Hashes every file of `g`, served on the strength of its stamp, on a low-priority
+    /// thread. A mismatch withdraws it (requests get 503 until a good generation is named),
+    /// records a refusal and removes its stamp, so it is never opened on the stamp again.
+    fn rehash_in_background(self: &Arc<Self>, g: &Arc<Generation>) {
+        let (slot, dir, manifest) = (self.clone(), g.dir.clone(), g.manifest.clone());
+        let spawned = std::thread::Builder::new().name("generation-rehash".into()).spawn(move || {
+            lower_this_threads_priority();
+            let Err(e) = index::verified_stamp::verify_files(&dir, &manifest) else {
+                tracing::info!(generation = %manifest.id, "background verification: every file matches its manifest");
+                return;
+            };
+            slot.withdraw(&manifest.id, e.to_string());
+        });
+        if let Err(e) = spawned {
+            tracing::error!(error = %e, "cannot start the background verification thread");
+        }
+    }
+
+    /// Stops serving generation `id` (if it is still the one served) because its bytes do not
+    /// match its manifest: a refusal like any other, retried with backoff and on SIGHUP, and
+    /// opened again only after a full verification (its stamp is removed).
+    fn withdraw(&self, id: &str, reason: String) {
+        index::verified_stamp::remove_stamp(&self.data_dir, id);
+        tracing::error!(generation = %id, %reason, "served generation failed its background verification; withdrawn");
+        if self.current.load().as_ref().is_some_and(|g| g.id == id) {
+            self.current.store(None);
+        }
+        let mut st = self.status.lock().expect("status lock");
+        st.refusals += 1;
+        st.refused_attempts = 1;
+        st.retry_at = Some(Instant::now() + RETRY_FIRST);
+        st.last_refused = Some((id.to_string(), reason, ingest::catalog::now_utc()));
     }
 
     fn lease_path(&self) -> PathBuf {
