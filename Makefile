@@ -4,6 +4,7 @@
 #   make serve     serve data/CURRENT
 #   make test      the test suite (installs the Python MCP SDK venvs and the Node MCP peers it needs)
 #   make bench     release build + benchmarks (figures on stdout and in bench-results/)
+#   make bench-scale N=100000   the pipeline and the server at N synthetic decisions (bench-results/scale-N.txt)
 
 DATA ?= data
 DEMO_DATA ?= data-demo
@@ -14,7 +15,7 @@ PROFILE ?= debug
 CARGO_FLAGS := $(if $(filter release,$(PROFILE)),--release,)
 BIN := target/$(PROFILE)
 
-.PHONY: build demo reindex serve gc test peers venv bench lint fmt clean-demo
+.PHONY: build demo reindex serve gc test peers venv bench bench-scale lint fmt clean-demo
 
 build:
 	cargo build --workspace $(CARGO_FLAGS)
@@ -62,6 +63,11 @@ peers:
 bench:
 	cargo build --workspace --release
 	@scripts/bench.sh
+
+N ?= 10000
+bench-scale:
+	cargo build --workspace --release
+	@scripts/bench-scale.sh "$(N)"
 
 lint:
 	cargo fmt --all -- --check
