@@ -198,7 +198,7 @@ fn decision(src: &Sources, seed: u64, n: u64, i: u64, changed: bool) -> Value {
         text.push_str("Ergänzend wird auf § 823 Abs. 1 BGB verwiesen.\n");
     }
     let (y, m, day) = me.date;
-    let ecli = t.ecli_code.as_ref().filter(|_| i % 5 == 0).map(|code| {
+    let ecli = t.ecli_code.as_ref().filter(|_| i.is_multiple_of(5)).map(|code| {
         let fnum = me.file_number.replace([' ', '/'], ".");
         format!("ECLI:DE:{code}:{y:04}:{day:02}{m:02}{:02}U{fnum}.0", y % 100)
     });
