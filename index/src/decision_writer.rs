@@ -179,6 +179,7 @@ pub fn write(
     )?;
     let mut ins_fn =
         conn.prepare("INSERT INTO decision_file_numbers (fn_norm, file_number, decision_id) VALUES (?1, ?2, ?3)")?;
+    let mut binder = LawBinder::default();
     for (i, rec) in decision_stage::read_records(data_dir)?.enumerate() {
         let rec: DecisionRecord = rec?;
         let id = i as i64 + 1;
@@ -218,7 +219,7 @@ pub fn write(
         }
         held_sources.extend(rec.sources.iter().map(|s| (s.source.clone(), s.record_id.clone())));
         // The Normenkette tokens that count for this decision (`cited_norm`, `decision_norms`).
-        let norms = write_citations(conn, id, &cites, m.date.as_deref(), &citations.row_ids)?;
+        let norms = write_citations(conn, &mut binder, id, &cites, m.date.as_deref(), &citations.row_ids)?;
         counts.citations += (cites.laws.len() + cites.cases.len()) as u64;
         counts.passages += index_passages(writer, f, id as u64, &rec, Some(&cites), &norms)?;
         counts.decisions += 1;
@@ -309,20 +310,21 @@ fn count_holdings(conn: &Connection) -> Result<()> {
 /// hold, keyed by the file-number form look-ups use: a pointer that such a decision exists
 /// (`evidence.attested_by` of the checker), never a binding.
 fn write_unheld_case_citations(conn: &Connection) -> Result<()> {
-    type Row = (String, Option<String>, Option<String>, Option<String>, i64);
-    let rows: Vec<Row> = {
-        let mut st = conn.prepare(
-            "SELECT file_number, court, court_raw, date, decision_id FROM decision_citations
-             WHERE kind = 'case' AND target_id IS NULL AND file_number IS NOT NULL
-               AND status IN ('unresolved_no_match', 'unresolved_out_of_coverage') AND candidates = '[]'",
-        )?;
-        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?
-            .collect::<rusqlite::Result<_>>()?
-    };
+    // Streamed: a row is read, keyed and written before the next is read (a corpus has
+    // millions of such citations).
+    let mut st = conn.prepare(
+        "SELECT file_number, court, court_raw, date, decision_id FROM decision_citations
+         WHERE kind = 'case' AND target_id IS NULL AND file_number IS NOT NULL
+           AND status IN ('unresolved_no_match', 'unresolved_out_of_coverage') AND candidates = '[]'",
+    )?;
     let mut ins = conn.prepare(
         "INSERT INTO unheld_case_citations (fn_norm, court, court_raw, date, decision_id) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
-    for (number, court, court_raw, date, decision) in rows {
+    let mut rows = st.query([])?;
+    while let Some(r) = rows.next()? {
+        let number: String = r.get(0)?;
+        let (court, court_raw, date, decision): (Option<String>, Option<String>, Option<String>, i64) =
+            (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?);
         ins.execute(params![file_number_norm(&number), court, court_raw, date, decision])?;
     }
     Ok(())
@@ -379,69 +381,126 @@ fn iso_of_compact_date(d: &str) -> Option<String> {
     (d.len() == 8 && d.bytes().all(|b| b.is_ascii_digit())).then(|| format!("{}-{}-{}", &d[..4], &d[4..6], &d[6..]))
 }
 
-/// Whether a cited § / Artikel (and Absatz) exists in the current text of the law it names.
-/// `decided`: the citing decision's date; a decision dated before the law's Ausfertigung
-/// cannot cite it (it cites a predecessor or another law of that name): `predates_law`.
-/// `state_law`: the scanner read the book as Land law (`IFG Bln`): never bound to a federal law.
-/// Binds one law citation (Land law or not, the book, the § / Artikel and its unit, the
-/// Absatz) of a decision dated `decided` to the law rows.
-fn bind_law(
-    conn: &Connection,
-    state_law: bool,
-    book: Option<&str>,
-    section: &str,
-    unit: extract::citations::LawUnit,
-    absatz: Option<&str>,
-    decided: Option<&str>,
-) -> Result<(Option<i64>, LawCitationStatus)> {
-    if state_law {
-        return Ok((None, LawCitationStatus::StateLaw));
+/// What a book code names among the laws held.
+#[derive(Clone)]
+enum BookLookup {
+    Unknown,
+    Ambiguous,
+    /// The law and its Ausfertigung date.
+    Law(i64, Option<String>),
+}
+
+/// What the current text of a law holds at a cited § / Artikel: nothing, or its Absätze.
+#[derive(Clone)]
+struct CitedSection {
+    /// Whether any row of it prints numbered Absätze.
+    numbered: bool,
+    numbers: Vec<String>,
+}
+
+/// Binds law citations to the law rows, remembering every look-up: a corpus cites the same
+/// books and sections millions of times, and the rows do not change during a build. Memory
+/// grows with the distinct sections cited (bounded by the statutes), not with the decisions.
+#[derive(Default)]
+struct LawBinder {
+    books: HashMap<String, BookLookup>,
+    sections: HashMap<(i64, String, extract::citations::LawUnit), Option<CitedSection>>,
+}
+
+impl LawBinder {
+    /// Whether a cited § / Artikel (and Absatz) exists in the current text of the law it names.
+    /// `decided`: the citing decision's date; a decision dated before the law's Ausfertigung
+    /// cannot cite it (it cites a predecessor or another law of that name): `predates_law`.
+    /// `state_law`: the scanner read the book as Land law (`IFG Bln`): never bound to a federal law.
+    #[allow(clippy::too_many_arguments)]
+    fn bind(
+        &mut self,
+        conn: &Connection,
+        state_law: bool,
+        book: Option<&str>,
+        section: &str,
+        unit: extract::citations::LawUnit,
+        absatz: Option<&str>,
+        decided: Option<&str>,
+    ) -> Result<(Option<i64>, LawCitationStatus)> {
+        if state_law {
+            return Ok((None, LawCitationStatus::StateLaw));
+        }
+        let Some(book) = book else { return Ok((None, LawCitationStatus::BookNotNamed)) };
+        let norm = resolve::book_codes::normalise_book_code(book);
+        let lookup = match self.books.get(&norm) {
+            Some(l) => l.clone(),
+            None => {
+                let l = look_up_book(conn, &norm)?;
+                self.books.insert(norm, l.clone());
+                l
+            }
+        };
+        let (law, enacted) = match lookup {
+            BookLookup::Unknown => return Ok((None, LawCitationStatus::StatuteUnknown)),
+            BookLookup::Ambiguous => return Ok((None, LawCitationStatus::BookAmbiguous)),
+            BookLookup::Law(law, enacted) => (law, enacted),
+        };
+        // gii's `ausfertigung-datum` is the original Ausfertigung, also for a law whose current
+        // text is a Neufassung (StGB: 1871-05-15, "Neugefasst durch Bek. v. 13.11.1998").
+        if let (Some(decided), Some(enacted)) = (decided.filter(|d| date_number(d).is_some()), enacted.as_deref())
+            && date_number(enacted).is_some()
+            && decided < enacted
+        {
+            return Ok((None, LawCitationStatus::PredatesLaw));
+        }
+        let key = (law, section.to_string(), unit);
+        let cited = match self.sections.get(&key) {
+            Some(c) => c.clone(),
+            None => {
+                let rows = crate::store::cited_section_absaetze(conn, law, section, unit)?;
+                let c = (!rows.is_empty()).then(|| CitedSection {
+                    numbered: rows.iter().any(|j| j.len() > 2),
+                    numbers: rows
+                        .iter()
+                        .filter_map(|j| serde_json::from_str::<Vec<extract::law::Absatz>>(j).ok())
+                        .flatten()
+                        .map(|a| a.number)
+                        .collect(),
+                });
+                self.sections.insert(key, c.clone());
+                c
+            }
+        };
+        let Some(cited) = cited else { return Ok((Some(law), LawCitationStatus::SectionAbsentInCurrentText)) };
+        // A § printed without numbered Absätze cannot be checked; only a numbered list that
+        // lacks the Absatz is a finding.
+        if let Some(a) = absatz
+            && cited.numbered
+            && !cited.numbers.iter().any(|n| n == a)
+        {
+            return Ok((Some(law), LawCitationStatus::AbsatzAbsentInCurrentText));
+        }
+        Ok((Some(law), LawCitationStatus::Bound))
     }
-    let Some(book) = book else { return Ok((None, LawCitationStatus::BookNotNamed)) };
-    let norm = resolve::book_codes::normalise_book_code(book);
+}
+
+/// The law a normalised book code names (the lowest tier that names any), with its Ausfertigung.
+fn look_up_book(conn: &Connection, norm: &str) -> Result<BookLookup> {
     let mut st = conn.prepare_cached(
         "SELECT DISTINCT law_id FROM book_codes WHERE code_norm = ?1 AND tier = (SELECT MIN(tier) FROM book_codes WHERE code_norm = ?1)",
     )?;
     let laws: Vec<i64> = st.query_map(params![norm], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
-    let law = match laws.as_slice() {
-        [] => return Ok((None, LawCitationStatus::StatuteUnknown)),
-        [one] => *one,
-        _ => return Ok((None, LawCitationStatus::BookAmbiguous)),
-    };
-    // gii's `ausfertigung-datum` is the original Ausfertigung, also for a law whose current
-    // text is a Neufassung (StGB: 1871-05-15, "Neugefasst durch Bek. v. 13.11.1998").
-    let mut st = conn.prepare_cached("SELECT ausfertigung_datum FROM laws WHERE id = ?1")?;
-    let enacted: Option<String> = st.query_row(params![law], |r| r.get(0))?;
-    if let (Some(decided), Some(enacted)) = (decided.filter(|d| date_number(d).is_some()), enacted.as_deref())
-        && date_number(enacted).is_some()
-        && decided < enacted
-    {
-        return Ok((None, LawCitationStatus::PredatesLaw));
-    }
-    let rows = crate::store::cited_section_absaetze(conn, law, section, unit)?;
-    if rows.is_empty() {
-        return Ok((Some(law), LawCitationStatus::SectionAbsentInCurrentText));
-    }
-    if let Some(a) = absatz {
-        let has = rows.iter().any(|j| {
-            serde_json::from_str::<Vec<extract::law::Absatz>>(j)
-                .map(|abs| abs.iter().any(|x| x.number == a))
-                .unwrap_or(false)
-        });
-        // A § printed without numbered Absätze cannot be checked; only a numbered list that
-        // lacks the Absatz is a finding.
-        let numbered = rows.iter().any(|j| j.len() > 2);
-        if numbered && !has {
-            return Ok((Some(law), LawCitationStatus::AbsatzAbsentInCurrentText));
+    Ok(match laws.as_slice() {
+        [] => BookLookup::Unknown,
+        [one] => {
+            let mut st = conn.prepare_cached("SELECT ausfertigung_datum FROM laws WHERE id = ?1")?;
+            BookLookup::Law(*one, st.query_row(params![one], |r| r.get(0))?)
         }
-    }
-    Ok((Some(law), LawCitationStatus::Bound))
+        _ => BookLookup::Ambiguous,
+    })
 }
 
 /// Writes the decision's citations; returns its Normenkette tokens that count (see
 /// [`counted_norms`]).
 fn write_citations(
     conn: &Connection,
+    binder: &mut LawBinder,
     id: i64,
     c: &DecisionCitations,
     decided: Option<&str>,
@@ -455,8 +514,15 @@ fn write_citations(
     )?;
     let mut statuses = Vec::with_capacity(c.laws.len());
     for l in &c.laws {
-        let (law_id, status) =
-            bind_law(conn, l.state_law.is_some(), l.book.as_deref(), &l.section, l.unit, l.absatz.as_deref(), decided)?;
+        let (law_id, status) = binder.bind(
+            conn,
+            l.state_law.is_some(),
+            l.book.as_deref(),
+            &l.section,
+            l.unit,
+            l.absatz.as_deref(),
+            decided,
+        )?;
         statuses.push(status);
         let parents = serde_json::to_string(&l.parents)?;
         ins_law.execute(params![
@@ -501,7 +567,7 @@ fn write_citations(
             k.note
         ])?;
     }
-    let norms = counted_norms(conn, c, &statuses, decided)?;
+    let norms = counted_norms(conn, binder, c, &statuses, decided)?;
     let mut ins_norm =
         conn.prepare_cached("INSERT INTO decision_norms (decision_id, norm, from_norm_field) VALUES (?1, ?2, ?3)")?;
     for n in &norms {
@@ -515,6 +581,7 @@ fn write_citations(
 /// status of `c.laws[i]`). A token of the rii `<norm>` field is bound like a text citation.
 fn counted_norms(
     conn: &Connection,
+    binder: &mut LawBinder,
     c: &DecisionCitations,
     statuses: &[LawCitationStatus],
     decided: Option<&str>,
@@ -529,7 +596,7 @@ fn counted_norms(
     for token in &c.norms_from_norm_field {
         let ex = extract::citations::extract(token, vocab);
         if let Some(l) = ex.laws.iter().find(|l| l.book.is_some()) {
-            let (_, status) = bind_law(
+            let (_, status) = binder.bind(
                 conn,
                 l.state_law.is_some(),
                 l.book.as_deref(),

@@ -346,8 +346,6 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     let statutes = extract::statutes::read_manifest(data_dir)?;
     let codes = resolve::read_book_codes(data_dir)?;
     let input_hash = input_hash(data_dir, &statutes)?;
-    // resolve's citations are read (and a bad file refused) before anything is built.
-    let citations = crate::decision_writer::read_citations_input(data_dir)?;
     if !opts.force
         && let Some(cur) = current_id(data_dir)
         && let Ok(m) = read_manifest(&gens.join(&cur))
@@ -356,6 +354,9 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     {
         return Ok(BuildOutcome::Unchanged { id: cur });
     }
+    // resolve's citations are read (and a bad file refused) before anything is built, and
+    // after the unchanged check: reading them is most of a no-change run's work at scale.
+    let citations = crate::decision_writer::read_citations_input(data_dir)?;
     // Leftovers of killed builds: never named by CURRENT, safe to drop.
     for e in std::fs::read_dir(&gens)? {
         let e = e?;
@@ -521,6 +522,10 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
             ins_sup.execute(params![s.code_norm, s.code, s.successor, lid, s.effective_date, s.note])?;
         }
     }
+    // The laws index is complete: commit it now, so its writer's memory is not held while
+    // the decisions are written.
+    writer.commit()?;
+    writer.wait_merging_threads()?;
     let dec_idx = Index::create_in_dir(tmp.join(DECISIONS_DIR), decisions_index::schema())?;
     analysis::register(&dec_idx);
     let dec_fields = DecisionFields::from_schema(&dec_idx.schema())?;
@@ -534,8 +539,6 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     conn.execute_batch("ANALYZE")?;
     drop(conn);
     bar.finish_and_clear();
-    writer.commit()?;
-    writer.wait_merging_threads()?;
     dec_writer.commit()?;
     dec_writer.wait_merging_threads()?;
 

@@ -75,7 +75,7 @@ use scan::{CharIndex, Kind, Tok, tokenize};
 pub use vocab::{FormKind, LawVocabulary};
 
 /// Whether a citation names a `§`, an article or a whole act.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LawUnit {
     Paragraph,
