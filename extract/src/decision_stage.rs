@@ -101,6 +101,19 @@ pub fn read_manifest(data_dir: &Path) -> Result<Option<DecisionsManifest>> {
     }
 }
 
+/// Streams a part of every decision of the last complete run, `T` naming the fields wanted
+/// (the rest of each line, the text included, is skipped, not kept); a line that is not a
+/// decision is an error naming the file and the line.
+pub fn read_decision_parts<T: serde::de::DeserializeOwned>(data_dir: &Path) -> Result<impl Iterator<Item = Result<T>>> {
+    let p = records_path(data_dir);
+    let f = std::fs::File::open(&p).with_context(|| format!("cannot open {}", p.display()))?;
+    Ok(std::io::BufReader::with_capacity(1 << 20, f).lines().enumerate().map(move |(i, line)| {
+        let line = line.with_context(|| format!("{}: line {} is unreadable", p.display(), i + 1))?;
+        serde_json::from_str(&line)
+            .with_context(|| format!("{}: line {} is not a decision (rerun `extract`)", p.display(), i + 1))
+    }))
+}
+
 /// Streams the decisions of the last complete run.
 pub fn read_records(data_dir: &Path) -> Result<impl Iterator<Item = Result<DecisionRecord>>> {
     let p = records_path(data_dir);

@@ -237,20 +237,15 @@ pub fn write(
 /// Each decision's row id (its 1-based position in `decisions.jsonl`) and the courts held,
 /// read without the texts.
 fn decision_heads(data_dir: &Path) -> Result<(HashMap<String, i64>, Holdings)> {
-    use std::io::BufRead;
     #[derive(serde::Deserialize)]
     struct Head {
         id: String,
         court: Option<Court>,
     }
-    let p = decision_stage::records_path(data_dir);
-    let f = std::fs::File::open(&p).with_context(|| format!("cannot open {}", p.display()))?;
     let mut ids = HashMap::new();
     let mut courts = BTreeMap::new();
-    for (i, line) in std::io::BufReader::with_capacity(1 << 20, f).lines().enumerate() {
-        let line = line.with_context(|| format!("{}: line {} is unreadable", p.display(), i + 1))?;
-        let rec: Head = serde_json::from_str(&line)
-            .with_context(|| format!("{}: line {} is not a decision", p.display(), i + 1))?;
+    for (i, rec) in decision_stage::read_decision_parts::<Head>(data_dir)?.enumerate() {
+        let rec = rec?;
         if let Some(c) = rec.court {
             courts.entry(c.name.clone()).or_insert(c);
         }

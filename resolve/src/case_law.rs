@@ -520,9 +520,6 @@ pub fn read_citing_counts(data_dir: &Path) -> Result<HashMap<String, u32>> {
 
 /// Pass 1: the held index, from every decision's head (no texts kept).
 fn read_heads(data_dir: &Path, basis: &str) -> Result<(HeldIndex, Vec<String>)> {
-    use std::io::BufRead;
-    let p = decision_stage::records_path(data_dir);
-    let f = std::fs::File::open(&p).with_context(|| format!("cannot open {}", p.display()))?;
     let mut ix = HeldIndex {
         held: Vec::new(),
         by_fn: HashMap::new(),
@@ -532,10 +529,8 @@ fn read_heads(data_dir: &Path, basis: &str) -> Result<(HeldIndex, Vec<String>)> 
     };
     let mut keys = Vec::new();
     let mut court_arcs: HashMap<String, std::sync::Arc<Court>> = HashMap::new();
-    for (i, line) in std::io::BufReader::with_capacity(1 << 20, f).lines().enumerate() {
-        let line = line.with_context(|| format!("{}: line {} is unreadable", p.display(), i + 1))?;
-        let h: DecisionHead = serde_json::from_str(&line)
-            .with_context(|| format!("{}: line {} is not a decision (rerun `extract`)", p.display(), i + 1))?;
+    for (i, h) in decision_stage::read_decision_parts::<DecisionHead>(data_dir)?.enumerate() {
+        let h = h?;
         let ecli = h.doc.meta.ecli.as_deref().map(|e| format!("ECLI={}", file_number_key(e)));
         for key in h.doc.meta.file_numbers.iter().map(|f| file_number_key(f)).chain(ecli) {
             let e = ix.by_fn.entry(key).or_default();

@@ -63,6 +63,16 @@ fn build_generation(data_dir: &Path, sources: &[&str]) -> String {
     log
 }
 
+/// `ingest` of the statutes from the mirror at `gii_base_url` plus the Open Legal Data dump
+/// `dump` (unthrottled); returns its stdout.
+pub fn ingest_statutes_and_dump(data_dir: &Path, gii_base_url: &str, dump: &Path) -> String {
+    let (d, dump) = (data_dir.to_str().expect("utf-8 path"), dump.to_str().expect("utf-8 path"));
+    run_stage_ok(
+        "ingest",
+        &["--data-dir", d, "--rate", "0", "--sources", "gii", "--gii-base-url", gii_base_url, "--oldp-dump", dump],
+    )
+}
+
 /// Statutes only, from a mirror of gesetze-im-internet.de at `base_url`.
 pub fn build_statutes_generation(data_dir: &Path, base_url: &str) -> String {
     build_generation(data_dir, &["--sources", "gii", "--gii-base-url", base_url])

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::io::{Read, Write};
 use std::path::Path;
 
-use legal_tests::procs::run_stage_ok;
+use legal_tests::procs::{ingest_statutes_and_dump, run_stage_ok};
 use legal_tests::{Mirror, sample_gii, shared_corpus_dump};
 use serde_json::Value;
 
@@ -29,21 +29,7 @@ fn write_gz_lines(p: &Path, lines: &[String]) {
 
 fn stages(data: &Path, mirror: &str, dump: &Path, with_index: bool) -> String {
     let d = data.to_str().unwrap();
-    let mut log = run_stage_ok(
-        "ingest",
-        &[
-            "--data-dir",
-            d,
-            "--rate",
-            "0",
-            "--sources",
-            "gii",
-            "--gii-base-url",
-            mirror,
-            "--oldp-dump",
-            dump.to_str().unwrap(),
-        ],
-    );
+    let mut log = ingest_statutes_and_dump(data, mirror, dump);
     let last: &[&str] = if with_index { &["extract", "resolve", "index"] } else { &["extract", "resolve"] };
     for stage in last {
         log.push_str(&run_stage_ok(stage, &["--data-dir", d]));

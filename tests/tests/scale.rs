@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use legal_tests::procs::{bin, run_stage_ok};
+use legal_tests::procs::{bin, ingest_statutes_and_dump, run_stage_ok};
 use legal_tests::{Mirror, sample_gii, shared_corpus_dump};
 use serde_json::Value;
 
@@ -27,25 +27,6 @@ fn lines(p: &Path) -> Vec<String> {
     let mut s = String::new();
     flate2::read::MultiGzDecoder::new(std::fs::File::open(p).unwrap()).read_to_string(&mut s).unwrap();
     s.lines().map(str::to_string).collect()
-}
-
-fn ingest(data: &Path, mirror: &str, dump: &Path) {
-    let d = data.to_str().unwrap();
-    run_stage_ok(
-        "ingest",
-        &[
-            "--data-dir",
-            d,
-            "--rate",
-            "0",
-            "--sources",
-            "gii",
-            "--gii-base-url",
-            mirror,
-            "--oldp-dump",
-            dump.to_str().unwrap(),
-        ],
-    );
 }
 
 fn json(p: &Path) -> Value {
@@ -70,7 +51,7 @@ fn the_generated_corpus_is_reproducible_and_its_citations_resolve() {
 
     let mirror = Mirror::start(vec![sample_gii()]);
     let data = work.path().join("data");
-    ingest(&data, &mirror.base_url(), &a);
+    ingest_statutes_and_dump(&data, &mirror.base_url(), &a);
     let d = data.to_str().unwrap();
     for stage in ["extract", "resolve", "index"] {
         run_stage_ok(stage, &["--data-dir", d]);
@@ -115,7 +96,7 @@ fn extract_and_resolve_of_50k_decisions_stay_in_bounded_memory() {
     generate(&dump, 50_000, 7, 0.0);
     let mirror = Mirror::start(vec![sample_gii()]);
     let data = work.path().join("data");
-    ingest(&data, &mirror.base_url(), &dump);
+    ingest_statutes_and_dump(&data, &mirror.base_url(), &dump);
     // Run through the stages (extract first: resolve reads its output).
     let extract_mib = peak_rss_mib("extract", &data);
     let resolve_mib = peak_rss_mib("resolve", &data);
