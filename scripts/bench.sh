@@ -51,8 +51,8 @@ books=(StGB BGB BGB BGB "" UStG BDSG GG BGB BGB "" InsO)
 : > "$work/search.rest"; : > "$work/search.mcp"
 for i in "${!queries[@]}"; do
 	q=${queries[$i]} b=${books[$i]}
-	echo "GET $base/api/search/laws?q=$q${b:+&book_code=$b}&limit=10" >> "$work/search.rest"
-	args="{\"query\":\"$q\"${b:+,\"book_code\":\"$b\"},\"limit\":10}"
+	echo "GET $base/api/search/laws?q=$q${b:+&book=$b}&limit=10" >> "$work/search.rest"
+	args="{\"query\":\"$q\"${b:+,\"book\":\"$b\"},\"limit\":10}"
 	echo "POST $base/mcp {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"search_laws\",\"arguments\":$args}}" >> "$work/search.mcp"
 done
 : > "$work/section.rest"; : > "$work/section.mcp"
@@ -125,7 +125,7 @@ for _ in $(seq 100); do grep -q 'listening on' "$work/dserve.out" 2>/dev/null &&
 dbase=$(sed -n 's/^serve: listening on \(http[^ ]*\).*/\1/p' "$work/dserve.out")
 : > "$work/dsearch.rest"; : > "$work/dget.rest"
 for q in Betriebsgeheimnis Informationsfreiheitsgesetz "Akteneinsicht%20Behörde" Umweltinformation Verwaltungsakt Datenschutz "Geschäftsgeheimnis&court=BVerwG" "Auskunft&branch=verwaltung&sort=date" "Presse&date_from=2010" Kostenentscheidung; do
-	echo "GET $dbase/api/search/decisions?q=$q&page_size=10" >> "$work/dsearch.rest"
+	echo "GET $dbase/api/search/decisions?q=$q&limit=10" >> "$work/dsearch.rest"
 done
 for id in "2%20BvQ%2053%2F18" "7%20C%2012.13" "7%20C%2018.08" "oldp-1" "oldp-2" "20%20F%201.10?date=2010-01-21" "7%20C%2031.15?rn_from=10&rn_to=20" "7%20C%2012.13?offset=1000&length=2000"; do
 	echo "GET $dbase/api/decisions/$id" >> "$work/dget.rest"

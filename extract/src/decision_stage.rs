@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
-use ingest::catalog::Catalog;
+use catalog::Catalog;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -273,9 +273,9 @@ impl Pass1 {
 /// size cap and every source document's content address (the raw path is `<sha256>.<ext>`).
 /// Equal to the last run's: the output would be the same, so nothing is read or rewritten.
 fn input_fingerprint(
-    oldp: &[ingest::catalog::DocumentRow],
-    toc: &[ingest::catalog::TocItem],
-    rii_docs: &HashMap<String, ingest::catalog::DocumentRow>,
+    oldp: &[catalog::DocumentRow],
+    toc: &[catalog::TocItem],
+    rii_docs: &HashMap<String, catalog::DocumentRow>,
 ) -> String {
     let mut h = Sha256::new();
     h.update(format!(
@@ -295,10 +295,10 @@ fn input_fingerprint(
 
 pub fn run(data_dir: &Path) -> Result<DecisionsSummary> {
     let catalog = Catalog::open(data_dir)?;
-    let oldp_docs = catalog.documents(ingest::oldp::SOURCE)?;
-    let rii_docs: HashMap<String, ingest::catalog::DocumentRow> =
-        catalog.documents(ingest::rii::SOURCE)?.into_iter().map(|d| (d.key.clone(), d)).collect();
-    let toc = catalog.toc(ingest::rii::SOURCE)?;
+    let oldp_docs = catalog.documents(catalog::sources::OLDP)?;
+    let rii_docs: HashMap<String, catalog::DocumentRow> =
+        catalog.documents(catalog::sources::RII)?.into_iter().map(|d| (d.key.clone(), d)).collect();
+    let toc = catalog.toc(catalog::sources::RII)?;
     let fingerprint = input_fingerprint(&oldp_docs, &toc, &rii_docs);
     if let Some(m) = read_manifest(data_dir)?
         && m.input_fingerprint == fingerprint
@@ -315,7 +315,7 @@ pub fn run(data_dir: &Path) -> Result<DecisionsSummary> {
         });
     }
     let run_id = catalog.start_run("extract", Some("decisions"))?;
-    let bar = ingest::progress_bar(toc.len() as u64, "extract decisions");
+    let bar = catalog::cli::progress_bar(toc.len() as u64, "extract decisions");
     let mut pass = Pass1 {
         cache: dir(data_dir).join("records"),
         table: CourtTable::shipped(),
@@ -335,13 +335,13 @@ pub fn run(data_dir: &Path) -> Result<DecisionsSummary> {
         let toc_court = item
             .extra
             .as_deref()
-            .and_then(|e| serde_json::from_str::<ingest::rii::RiiTocEntry>(e).ok())
+            .and_then(|e| serde_json::from_str::<catalog::sources::RiiTocEntry>(e).ok())
             .map(|e| e.gericht);
         match rii_docs.get(&item.key) {
             Some(d) => match std::fs::read(data_dir.join(&d.raw_path)) {
                 Ok(bytes) => pass.push(RawRecord {
                     origin: Origin {
-                        source: ingest::rii::SOURCE,
+                        source: catalog::sources::RII,
                         document: Arc::from(item.key.as_str()),
                         key: item.key.clone(),
                         toc_court,
@@ -442,7 +442,7 @@ fn read_dump_lines(document: &str, file: std::fs::File, pass: &mut Pass1) -> Res
             Ok(crate::bounded_read::CappedLine::TooLarge { bytes }) => {
                 line_no += 1;
                 let reason = crate::bounded_read::line_too_large_reason(bytes, cap);
-                pass.failed.push(fail(ingest::oldp::SOURCE, &format!("{document}#{line_no}"), reason));
+                pass.failed.push(fail(catalog::sources::OLDP, &format!("{document}#{line_no}"), reason));
             }
             Ok(crate::bounded_read::CappedLine::Line) => {
                 line_no += 1;
@@ -452,7 +452,7 @@ fn read_dump_lines(document: &str, file: std::fs::File, pass: &mut Pass1) -> Res
                 pass.bar.inc_length(1);
                 pass.push(RawRecord {
                     origin: Origin {
-                        source: ingest::oldp::SOURCE,
+                        source: catalog::sources::OLDP,
                         document: document.clone(),
                         key: format!("{document}#{line_no}"),
                         toc_court: None,
@@ -464,7 +464,7 @@ fn read_dump_lines(document: &str, file: std::fs::File, pass: &mut Pass1) -> Res
                 let key = format!("{document}#{}", line_no + 1);
                 let what = if gz { "gzip stream breaks off" } else { "read error" };
                 pass.failed.push(fail(
-                    ingest::oldp::SOURCE,
+                    catalog::sources::OLDP,
                     &key,
                     format!("truncated_dump: {what} after line {line_no}: {e}"),
                 ));

@@ -342,7 +342,7 @@ pub fn parse_law_xml(xml: &[u8], slug: &str, toc_title: &str, zip_sha256: &str) 
         fundstelle,
         stand: header.stand,
         notes: header.footnotes,
-        xml_sha256: ingest::raw::sha256_hex(xml),
+        xml_sha256: catalog::sha256_hex(xml),
         zip_sha256: zip_sha256.to_string(),
         sections: out.sections,
         norm_account: out.account,

@@ -20,7 +20,7 @@ struct Args {
 }
 
 fn main() {
-    ingest::init_tracing();
+    catalog::cli::init_tracing();
     let args = Args::parse();
     extract::bounded_read::set_max_decompressed_bytes(args.max_decompressed_bytes);
     if let Some(n) = args.threads {

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use ingest::catalog::Catalog;
+use catalog::Catalog;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -155,7 +155,7 @@ pub fn run(data_dir: &Path) -> Result<StatutesSummary> {
     let mut catalog = Catalog::open(data_dir)?;
     let run_id = catalog.start_run("extract", Some(SOURCE))?;
     let toc = catalog.toc(SOURCE)?;
-    let docs: HashMap<String, ingest::catalog::DocumentRow> =
+    let docs: HashMap<String, catalog::DocumentRow> =
         catalog.documents(SOURCE)?.into_iter().map(|d| (d.key.clone(), d)).collect();
     let mut failures_reason: HashMap<String, String> = HashMap::new();
     for item in &toc {
@@ -164,7 +164,7 @@ pub fn run(data_dir: &Path) -> Result<StatutesSummary> {
             failures_reason.insert(item.key.clone(), why);
         }
     }
-    let bar = ingest::progress_bar(toc.len() as u64, "extract gii");
+    let bar = catalog::cli::progress_bar(toc.len() as u64, "extract gii");
     let outcomes: Vec<Outcome> = toc
         .par_iter()
         .map(|item| {
@@ -232,9 +232,9 @@ pub fn run(data_dir: &Path) -> Result<StatutesSummary> {
     Ok(summary)
 }
 
-fn account_row(e: &LawEntry) -> Result<ingest::catalog::NormAccountRow> {
+fn account_row(e: &LawEntry) -> Result<catalog::NormAccountRow> {
     let a = &e.norm_account;
-    Ok(ingest::catalog::NormAccountRow {
+    Ok(catalog::NormAccountRow {
         key: e.slug.clone(),
         sha256: e.zip_sha256.clone(),
         norms: a.norms as i64,
@@ -249,8 +249,8 @@ fn account_row(e: &LawEntry) -> Result<ingest::catalog::NormAccountRow> {
 
 fn extract_one(
     data_dir: &Path,
-    item: &ingest::catalog::TocItem,
-    doc: Option<&ingest::catalog::DocumentRow>,
+    item: &catalog::TocItem,
+    doc: Option<&catalog::DocumentRow>,
     fetch_failure: Option<&String>,
 ) -> Outcome {
     let fail = |reason: String| Outcome::Failed(MissingLaw { slug: item.key.clone(), reason });
@@ -289,13 +289,7 @@ fn extract_one(
     Outcome::Extracted(entry(item, doc, rel, xml.len() as u64, law), problems)
 }
 
-fn entry(
-    item: &ingest::catalog::TocItem,
-    doc: &ingest::catalog::DocumentRow,
-    path: String,
-    xml_bytes: u64,
-    law: LawBook,
-) -> LawEntry {
+fn entry(item: &catalog::TocItem, doc: &catalog::DocumentRow, path: String, xml_bytes: u64, law: LawBook) -> LawEntry {
     LawEntry {
         slug: item.key.clone(),
         zip_sha256: doc.sha256.clone(),

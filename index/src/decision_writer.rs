@@ -330,20 +330,17 @@ fn write_unheld_case_citations(conn: &Connection) -> Result<()> {
 /// or no rii toc read: nothing is exhaustive.
 fn write_coverage_measured(data_dir: &Path, conn: &Connection, held: &BTreeSet<(String, String)>) -> Result<()> {
     let catalog_path = data_dir.join("catalog.sqlite");
-    let items = if catalog_path.is_file() {
-        ingest::catalog::Catalog::open(data_dir)?.toc(ingest::rii::SOURCE)?
-    } else {
-        Vec::new()
-    };
+    let items =
+        if catalog_path.is_file() { catalog::Catalog::open(data_dir)?.toc(catalog::sources::RII)? } else { Vec::new() };
     let table = CourtTable::shipped();
     let toc: Vec<coverage_map::TocEntry> = items
         .iter()
         .map(|it| {
-            let entry: Option<ingest::rii::RiiTocEntry> =
+            let entry: Option<catalog::sources::RiiTocEntry> =
                 it.extra.as_deref().and_then(|e| serde_json::from_str(e).ok());
             let court = entry.as_ref().and_then(|e| table.canonical(&e.gericht)).map(|c| c.name);
             let date = entry.as_ref().and_then(|e| iso_of_compact_date(&e.entsch_datum));
-            let held = held.contains(&(ingest::rii::SOURCE.to_string(), it.key.clone()));
+            let held = held.contains(&(catalog::sources::RII.to_string(), it.key.clone()));
             coverage_map::TocEntry { key: it.key.clone(), court, date, held }
         })
         .collect();

@@ -387,7 +387,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
             codes_by_law.entry(lid).or_default().push(c.code_norm.clone());
         }
     }
-    let bar = ingest::progress_bar(statutes.laws.len() as u64, "index laws");
+    let bar = catalog::cli::progress_bar(statutes.laws.len() as u64, "index laws");
     let mut section_id: i64 = 0;
     conn.execute_batch("BEGIN")?;
     {

@@ -42,7 +42,7 @@ enum Cmd {
 }
 
 fn main() {
-    ingest::init_tracing();
+    catalog::cli::init_tracing();
     let args = Args::parse();
     let cmd = args.cmd.unwrap_or(Cmd::Build {
         force: false,

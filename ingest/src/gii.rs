@@ -17,7 +17,7 @@ use crate::fetch::Fetcher;
 use crate::toc_xml::TocEntities;
 use model::SourceProblem;
 
-pub const SOURCE: &str = "gii";
+pub const SOURCE: &str = catalog::sources::GII;
 pub const DEFAULT_BASE_URL: &str = "https://www.gesetze-im-internet.de";
 
 /// Parses `gii-toc.xml` into (slug, title, link) items. Items whose link has no usable slug

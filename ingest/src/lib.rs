@@ -6,7 +6,8 @@
 //! conditional (ETag / Last-Modified), and never loses a last good copy: a failed fetch is
 //! recorded with its reason and the old bytes stay in place.
 
-pub mod catalog;
+pub use catalog;
+pub use catalog::cli::{init_tracing, progress_bar};
 pub mod crawl;
 pub mod fetch;
 pub mod gii;
@@ -126,27 +127,4 @@ impl CrawlSummary {
             }
         }
     }
-}
-
-/// A progress bar on a terminal; hidden when stderr is not one (cron, tests).
-pub fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
-    use std::io::IsTerminal;
-    if !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(len);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{prefix} [{bar:40}] {pos}/{len} {per_sec} eta {eta}")
-            .expect("static template")
-            .progress_chars("=> "),
-    );
-    bar.set_prefix(what.to_string());
-    bar
-}
-
-/// Logs to stderr with `RUST_LOG` (default `warn`), shared by every stage binary.
-pub fn init_tracing() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
 }

@@ -14,7 +14,7 @@ use crate::fetch::{FetchOutcome, Fetcher, Validators, spool_local_file};
 use crate::raw::RawStore;
 use model::SourceProblem;
 
-pub const SOURCE: &str = "oldp";
+pub const SOURCE: &str = catalog::sources::OLDP;
 
 /// The catalog key of a dump: its file name (`cases.jsonl.gz`), so a re-downloaded dump of
 /// the same name replaces the last copy.

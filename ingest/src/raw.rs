@@ -5,7 +5,6 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use sha2::{Digest, Sha256};
 
 use crate::fetch::SpooledBody;
 
@@ -14,9 +13,7 @@ pub struct RawStore {
     source: String,
 }
 
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
+pub use catalog::sha256_hex;
 
 impl RawStore {
     pub fn new(data_dir: &Path, source: &str) -> Self {

@@ -10,7 +10,6 @@ use std::sync::Arc;
 
 use anyhow::Result;
 use quick_xml::events::Event;
-use serde::{Deserialize, Serialize};
 
 use crate::CrawlSummary;
 use crate::catalog::TocItem;
@@ -20,18 +19,10 @@ use crate::gii::{join_url, link_path};
 use crate::toc_xml::TocEntities;
 use model::SourceProblem;
 
-pub const SOURCE: &str = "rii";
+pub const SOURCE: &str = catalog::sources::RII;
 pub const DEFAULT_BASE_URL: &str = "https://www.rechtsprechung-im-internet.de";
 
-/// The per-decision metadata the toc gives (stored as the toc item's `extra` JSON).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RiiTocEntry {
-    pub gericht: String,
-    pub entsch_datum: String,
-    pub aktenzeichen: String,
-    pub link: String,
-    pub modified: String,
-}
+pub use catalog::sources::RiiTocEntry;
 
 /// `…/jb-KVRE427811801.zip` → `KVRE427811801`.
 pub fn doknr_from_link(link: &str) -> Option<String> {

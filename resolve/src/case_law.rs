@@ -719,7 +719,7 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
     let p = decision_stage::records_path(data_dir);
     let f = std::fs::File::open(&p).with_context(|| format!("cannot open {}", p.display()))?;
     let mut lines = std::io::BufReader::with_capacity(1 << 20, f).lines().enumerate();
-    let bar = ingest::progress_bar(ix.held.len() as u64, "resolve citations");
+    let bar = catalog::cli::progress_bar(ix.held.len() as u64, "resolve citations");
     loop {
         let batch: Vec<(usize, String)> = lines
             .by_ref()

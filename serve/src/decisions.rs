@@ -607,7 +607,7 @@ fn ranked_hits(searcher: &Searcher, q: &dyn Query, want: usize) -> Result<Vec<Hi
 
 fn page_args(a: &Args<'_>) -> Result<(usize, usize), ToolError> {
     let page = a.int("page", 1, 1, PAGE_MAX)? as usize;
-    let size = a.int("page_size", 10, 1, PAGE_SIZE_MAX)? as usize;
+    let size = a.int("limit", 10, 1, PAGE_SIZE_MAX)? as usize;
     Ok((page, size))
 }
 
@@ -626,7 +626,7 @@ fn snippet_of(hl: &mut Highlighter, g: &Generation, doc: &TantivyDocument, max_c
     })
 }
 
-/// `search_decisions(query, court?, branch?, document_type?, date_from?, date_to?, sort?, page?, page_size?)`.
+/// `search_decisions(query, court?, branch?, document_type?, date_from?, date_to?, sort?, page?, limit?)`.
 pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
     let query = a.str_req("query", 500)?;
     let filters = Filters::from_search_args(g, a)?;
@@ -637,7 +637,7 @@ pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
     out.insert("filters_applied".into(), filters.applied());
     out.insert("sort".into(), json!(sort));
     out.insert("page".into(), json!(page));
-    out.insert("page_size".into(), json!(size));
+    out.insert("limit".into(), json!(size));
 
     let (q, words, citation, match_mode, ids) = match match_query(g, &query, &filters)? {
         QueryMatch::Identifier { mode, decisions: mut found } => {
@@ -1270,19 +1270,19 @@ pub fn list_facets(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
     Ok(out)
 }
 
-/// `cross_type_search(query, limit?, book_code?, court?, …)`: laws and decisions side by side.
+/// `cross_type_search(query, limit?, book?, court?, …)`: laws and decisions side by side.
 pub fn cross_type_search(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
     let query = a.str_req("query", 500)?;
     let limit = a.int("limit", 5, 1, 20)?;
     let mut law_args = Map::new();
     law_args.insert("query".into(), json!(query));
     law_args.insert("limit".into(), json!(limit));
-    if let Some(b) = a.str_opt("book_code", 200)? {
-        law_args.insert("book_code".into(), json!(b));
+    if let Some(b) = a.str_opt("book", 200)? {
+        law_args.insert("book".into(), json!(b));
     }
     let mut dec_args = Map::new();
     dec_args.insert("query".into(), json!(query));
-    dec_args.insert("page_size".into(), json!(limit));
+    dec_args.insert("limit".into(), json!(limit));
     for k in ["court", "branch", "document_type", "date_from", "date_to"] {
         if let Some(v) = a.str_opt(k, 200)? {
             dec_args.insert(k.into(), json!(v));
@@ -1310,7 +1310,7 @@ pub fn cross_type_search(g: &Generation, a: &Args<'_>) -> Result<Map<String, Val
         "cited_basis".into(),
         json!(format!("counts are how many of the {} decision results cite each decision or norm", result_ids.len())),
     );
-    out.insert("note".into(), json!("Two separate sections, never merged or ranked against each other: book_code filters only laws; court, branch, document_type and dates filter only decisions."));
+    out.insert("note".into(), json!("Two separate sections, never merged or ranked against each other: book filters only laws; court, branch, document_type and dates filter only decisions."));
     Ok(out)
 }
 

@@ -709,18 +709,18 @@ pub fn words_query(
     BooleanQuery::new(clauses)
 }
 
-/// `search_laws(query, book_code?, limit?)`: full-text search over law sections only.
+/// `search_laws(query, book?, limit?)`: full-text search over law sections only.
 pub fn search_laws(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
     let query = a.str_req("query", 500)?;
-    let book_code = a.str_opt("book_code", 200)?.filter(|s| !s.trim().is_empty());
+    let book = a.str_opt("book", 200)?.filter(|s| !s.trim().is_empty());
     let limit = a.int("limit", 10, 1, 50)? as usize;
-    let law_filter = match &book_code {
+    let law_filter = match &book {
         Some(b) => Some(resolve_book(g, b)?),
         None => None,
     };
     let mut out = Map::new();
     if let Some(l) = &law_filter {
-        out.insert("filters_applied".into(), json!({"book_code": l.code}));
+        out.insert("filters_applied".into(), json!({"book": l.code}));
     }
     // A query that is a § citation throughout is answered exactly first.
     let mut exact: Option<(Law, Section)> = None;

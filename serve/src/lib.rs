@@ -11,6 +11,7 @@
 //! - [`deadline`]: the running call's deadline, checked inside long loops;
 //! - [`snippets`]: result snippets with highlights (cheap: stems only candidate words);
 //! - [`tools`]: the registry both transports dispatch through;
+//! - [`output_schema`]: each tool's `outputSchema` (data in `serve/schemas/`);
 //! - [`mcp`] / [`rest`]: the two thin transports;
 //! - [`http_guard`]: `Host`/`Origin` allow-lists, CORS, JSON-only `/mcp`, JSON 404/405;
 //! - [`http_server`]: the accept loop with a connection cap and header/body/idle timeouts;
@@ -35,6 +36,7 @@ pub mod http_server;
 pub mod laws;
 pub mod mcp;
 pub mod metrics;
+pub mod output_schema;
 pub mod rest;
 pub mod snippets;
 pub mod statistics;

@@ -49,7 +49,7 @@ struct Args {
 }
 
 fn main() {
-    ingest::init_tracing();
+    catalog::cli::init_tracing();
     let args = Args::parse();
     let config = serve::Config {
         data_dir: args.data_dir,

@@ -176,7 +176,7 @@ impl Slot {
                 if st.current_problem.as_ref().map(|(p, d, _)| (p, d)) != Some((&problem, &detail)) {
                     tracing::error!(problem = problem.as_str(), %detail, "CURRENT refused; the served generation stays");
                     st.current_problems += 1;
-                    st.current_problem = Some((problem, detail, ingest::catalog::now_utc()));
+                    st.current_problem = Some((problem, detail, catalog::now_utc()));
                 }
                 return false;
             }
@@ -224,7 +224,7 @@ impl Slot {
                 st.retry_at = Some(Instant::now() + wait);
                 tracing::error!(generation = %id, %reason, attempt = st.refused_attempts, retry_in_s = wait.as_secs(), "refused generation");
                 st.refusals += 1;
-                st.last_refused = Some((id, reason, ingest::catalog::now_utc()));
+                st.last_refused = Some((id, reason, catalog::now_utc()));
                 false
             }
         }
@@ -261,7 +261,7 @@ impl Slot {
         st.refusals += 1;
         st.refused_attempts = 1;
         st.retry_at = Some(Instant::now() + RETRY_FIRST);
-        st.last_refused = Some((id.to_string(), reason, ingest::catalog::now_utc()));
+        st.last_refused = Some((id.to_string(), reason, catalog::now_utc()));
     }
 
     fn lease_path(&self) -> PathBuf {

@@ -35,6 +35,7 @@ impl Tool {
             "title": self.title,
             "description": self.description,
             "inputSchema": (self.schema)(),
+            "outputSchema": crate::output_schema::for_tool(self.name),
             "annotations": {
                 "title": self.title,
                 "readOnlyHint": true,
@@ -69,7 +70,7 @@ fn schema_search_laws() -> Value {
         "type": "object",
         "properties": {
             "query": {"type": "string", "description": "German words or a citation (\"Notwehr\", \"§ 823 BGB\"). Max 500 characters.", "minLength": 1, "maxLength": 500},
-            "book_code": {"type": "string", "description": "Only sections of this law: abbreviation as usually written (BGB, StGB, AO, SGB V, EGBGB) or the law's title."},
+            "book": {"type": "string", "description": "Only sections of this law: abbreviation as usually written (BGB, StGB, AO, SGB V, EGBGB) or the law's title."},
             "limit": int_prop("Rows to return.", 1, Some(50), 10),
         },
         "required": ["query"],
@@ -143,7 +144,7 @@ fn schema_search_decisions() -> Value {
             "cited_norm": {"type": "string", "description": "Only decisions citing this norm (\"§ 823 BGB\" also matches \"§ 823 Abs. 1 BGB\"; spellings and renamed laws of one law are one filter)."},
             "cited_case_id": {"type": "string", "description": "Only decisions citing this decision (id, Aktenzeichen or ECLI)."},
             "page": int_prop("Page (1-10).", 1, Some(10), 1),
-            "page_size": int_prop("Rows per page (1-20).", 1, Some(20), 10),
+            "limit": int_prop("Rows per page (1-20).", 1, Some(20), 10),
         }),
         &["query"],
     )
@@ -219,7 +220,7 @@ fn schema_cross_type_search() -> Value {
         decision_filter_props(),
         json!({
             "query": {"type": "string", "minLength": 1, "maxLength": 500, "description": "German words or a citation."},
-            "book_code": {"type": "string", "description": "Filters the laws section only."},
+            "book": {"type": "string", "description": "Filters the laws section only."},
             "limit": int_prop("Rows per section.", 1, Some(20), 5),
         }),
         &["query"],
@@ -341,7 +342,7 @@ pub static TOOLS: &[Tool] = &[
     Tool {
         name: "search_laws",
         title: "Search federal statutes",
-        description: "Full-text search over the sections (§§, Artikel, Anlagen) of German federal law from gesetze-im-internet.de. Headings are searchable (\"Notwehr\" finds § 32 StGB). Returns snippets, never decisions; a query that is a § citation (\"§ 823 BGB\") returns that section first. Filter with book_code. Read the full text with get_law_section.",
+        description: "Full-text search over the sections (§§, Artikel, Anlagen) of German federal law from gesetze-im-internet.de. Headings are searchable (\"Notwehr\" finds § 32 StGB). Returns snippets, never decisions; a query that is a § citation (\"§ 823 BGB\") returns that section first. Filter with book. Read the full text with get_law_section.",
         schema: schema_search_laws,
         run: laws::search_laws,
     },
@@ -411,7 +412,7 @@ pub static TOOLS: &[Tool] = &[
     Tool {
         name: "cross_type_search",
         title: "Search laws and decisions together",
-        description: "One query over statutes and decisions, answered in two separate sections (never merged or ranked against each other). book_code filters the laws section; court, branch, document_type and dates filter the decisions section.",
+        description: "One query over statutes and decisions, answered in two separate sections (never merged or ranked against each other). book filters the laws section; court, branch, document_type and dates filter the decisions section.",
         schema: schema_cross_type_search,
         run: decisions::cross_type_search,
     },

@@ -61,7 +61,7 @@ async def scenario(call, list_tools_page, protocol_version, expected_version):
         check(sc.get("generation") and sc["generation"].get("id"), f"{what}: generation id in envelope")
 
     # § headings are searchable: Notwehr → § 32 StGB.
-    err, sc = fields(await call("search_laws", {"query": "Notwehr", "book_code": "StGB"}))
+    err, sc = fields(await call("search_laws", {"query": "Notwehr", "book": "StGB"}))
     check(not err, "search_laws ok")
     envelope(sc, "search_laws")
     first = sc["results"][0]

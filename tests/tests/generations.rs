@@ -113,7 +113,7 @@ fn ten_generations_swap_in_under_load_without_a_failed_or_wrong_answer() {
                             }
                             1 => {
                                 let body = json!({"jsonrpc": "2.0", "id": i, "method": "tools/call",
-                                    "params": {"name": "search_laws", "arguments": {"query": "Notwehr", "book_code": "StGB", "limit": 3}}});
+                                    "params": {"name": "search_laws", "arguments": {"query": "Notwehr", "book": "StGB", "limit": 3}}});
                                 let r = http.post(format!("{base}/mcp")).header("mcp-protocol-version", "2025-06-18")
                                     .header("content-type", "application/json").body(body.to_string()).send().await;
                                 (match r {
@@ -131,7 +131,7 @@ fn ten_generations_swap_in_under_load_without_a_failed_or_wrong_answer() {
                                 }, "Art 20")
                             }
                             _ => {
-                                let r = http.get(format!("{base}/api/search/laws?q=Schadensersatz&book_code=BGB&limit=5")).send().await;
+                                let r = http.get(format!("{base}/api/search/laws?q=Schadensersatz&book=BGB&limit=5")).send().await;
                                 (match r {
                                     Ok(r) if r.status() == 200 => json_of(r).await,
                                     Ok(r) => Err(format!("HTTP {}", r.status())),

@@ -236,7 +236,7 @@ fn assert_laws_served(base: &str, laws: &[(&str, &str, &str)]) {
     for (slug, code, word) in laws {
         let v = get_json(&format!("{base}/api/laws/{code}?include=meta"));
         assert_eq!(v["law"]["slug"], *slug, "{code} is published: {v}");
-        let v = get_json(&format!("{base}/api/search/laws?q={word}&book_code={code}"));
+        let v = get_json(&format!("{base}/api/search/laws?q={word}&book={code}"));
         let results = v["results"].as_array().unwrap_or_else(|| panic!("search {word} in {code}: {v}"));
         assert!(!results.is_empty(), "{code} is searchable ({word}): {v}");
         assert!(results.iter().all(|r| r["law"]["code"] == *code), "{v}");

@@ -43,3 +43,32 @@ fn python_mcp_sdk_2x_pinned_modern_version() {
 fn python_mcp_sdk_2x_legacy_handshake() {
     run_client(2, Some("legacy"));
 }
+
+/// Runs `tests/python/output_schema_check.py` (SDK 1.x, which itself validates every
+/// `structuredContent` against the tool's `outputSchema`) against `data`.
+fn check_output_schemas(data: &std::path::Path, breadth: u32) {
+    let server = Server::start(data, &[]);
+    let script = legal_tests::workspace_root().join("tests/python/output_schema_check.py");
+    let out = Command::new(mcp_python(1))
+        .arg(&script)
+        .arg(server.mcp_url())
+        .env("OUTPUT_SCHEMA_BREADTH", breadth.to_string())
+        .output()
+        .expect("run python client");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "output schema check failed\nstdout: {stdout}\nstderr: {stderr}");
+    assert!(stdout.contains("OK output schemas"), "client reported: {stdout}");
+}
+
+#[test]
+fn every_tools_answers_conform_to_its_output_schema_on_the_sample() {
+    check_output_schemas(legal_tests::sample_data_dir().path(), 1);
+}
+
+/// The same over the whole shared decision corpus, with more decisions reached per tool.
+#[test]
+fn every_tools_answers_conform_to_its_output_schema_on_the_shared_corpus() {
+    let Some(data) = legal_tests::full_corpus_data_dir() else { return };
+    check_output_schemas(data.path(), 6);
+}

@@ -216,7 +216,7 @@ fn mcp_transport_rules_and_rest_parity() {
         (json!({"query": "Notwehr", "limit": 51}), "invalid_argument"),
         (json!({"query": 5}), "invalid_argument"),
         (json!({"query": "§§§ !!!"}), "invalid_argument"),
-        (json!({"query": "Notwehr", "book_code": "KEINGESETZ"}), "book_not_found"),
+        (json!({"query": "Notwehr", "book": "KEINGESETZ"}), "book_not_found"),
     ] {
         let v = h.mcp(&url, &call("search_laws", args.clone()), Some("2025-11-25")).json();
         let res = &v["result"];
@@ -239,8 +239,7 @@ fn mcp_transport_rules_and_rest_parity() {
     let miss = h.send(h.client.get(format!("{}/api/laws/BGB/sections/99999", server.base_url)));
     assert_eq!(miss.status, 404);
     assert_eq!(miss.json()["error_code"], "section_not_found");
-    let s =
-        h.send(h.client.get(format!("{}/api/search/laws?q=Notwehr&book_code=StGB&limit=2", server.base_url))).json();
+    let s = h.send(h.client.get(format!("{}/api/search/laws?q=Notwehr&book=StGB&limit=2", server.base_url))).json();
     assert_eq!(s["results"][0]["label"], "§ 32");
     let bad = h.send(h.client.get(format!("{}/api/search/laws?q=Notwehr&limit=abc", server.base_url)));
     assert_eq!(bad.status, 400);

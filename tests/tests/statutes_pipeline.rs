@@ -221,7 +221,7 @@ fn every_law_of_the_shared_toc_reaches_the_generation_and_a_rerun_fetches_nothin
         assert_eq!(v["law"]["slug"], slug, "{code}: {v}");
     }
     einfuehrungsgesetze_and_hwg_are_readable(&gii, &server.base_url, &account_before_rerun);
-    let v = get_json(&format!("{}/api/search/laws?q=Notwehr&book_code=StGB", server.base_url));
+    let v = get_json(&format!("{}/api/search/laws?q=Notwehr&book=StGB", server.base_url));
     assert_eq!(v["results"][0]["label"], "§ 32");
     let v = get_json(&format!("{}/api/search/laws?q=Notwehr", server.base_url));
     assert!(

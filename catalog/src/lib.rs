@@ -6,6 +6,13 @@
 //! - `fetches` is append-only: one row per HTTP attempt outcome (after retries).
 //! - `problems` is append-only: one row per record a stage could not use, with its reason.
 //! - `toc_items` is the table of contents of the newest successfully read toc per source.
+//!
+//! The crate also holds what every stage binary and the server share without needing the
+//! crawler: [`sources`] (source names, the rii toc entry), [`cli`] (logging, progress bars) and
+//! [`sha256_hex`].
+
+pub mod cli;
+pub mod sources;
 
 use std::path::Path;
 
@@ -459,4 +466,10 @@ fn row_to_document(r: &rusqlite::Row<'_>) -> rusqlite::Result<DocumentRow> {
         source_modified: r.get(8)?,
         final_url: r.get(9)?,
     })
+}
+
+/// Lower-case hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    hex::encode(Sha256::digest(bytes))
 }

@@ -1,0 +1,158 @@
+//! Each tool's `outputSchema`: the JSON Schema (2020-12) its `structuredContent` conforms to on
+//! success (a refusal carries the refusal fields instead, flagged `isError`).
+//!
+//! The schemas live as data in `serve/schemas/<tool>.json`; the shapes several tools share (a
+//! decision's metadata, a court, a law, the generation, counts by status) are defined once in
+//! `serve/schemas/_defs.json` and referenced as `#/$defs/…`. Each served schema is
+//! self-contained: the shared definitions and the envelope (`api_version`, `generation`,
+//! `ignored_parameters`) are merged in here. A `null` in a type list means "not recorded",
+//! never zero. `tests/python/output_schema_check.py` validates every tool's answers against
+//! these schemas through a real MCP client.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use serde_json::{Value, json};
+
+const DEFS: &str = include_str!("../schemas/_defs.json");
+
+macro_rules! schema_files {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name, include_str!(concat!("../schemas/", $name, ".json")))),*]
+    };
+}
+
+/// (tool name, schema text) for every tool.
+const FILES: &[(&str, &str)] = schema_files!(
+    "search_laws",
+    "get_law_section",
+    "get_law",
+    "list_law_books",
+    "search_decisions",
+    "get_decision",
+    "filter_cases",
+    "list_courts",
+    "get_court",
+    "list_facets",
+    "cross_type_search",
+    "get_similar_cases",
+    "get_case_references",
+    "get_citing_cases",
+    "get_citation_graph",
+    "get_cases_for_law",
+    "corpus_coverage",
+    "check_citations",
+    "validate_citation",
+    "assemble_datapackage",
+    "get_case_statistics",
+    "get_platform_info",
+);
+
+static SCHEMAS: LazyLock<HashMap<&'static str, Value>> = LazyLock::new(|| {
+    let defs: Value = serde_json::from_str(DEFS).expect("serve/schemas/_defs.json is JSON");
+    FILES
+        .iter()
+        .map(|(name, text)| {
+            let mut schema: Value =
+                serde_json::from_str(text).unwrap_or_else(|e| panic!("serve/schemas/{name}.json is not JSON: {e}"));
+            let props = schema["properties"].as_object_mut().expect("a schema with properties");
+            props.insert("api_version".into(), json!({"type": "string", "description": "SemVer of this API surface."}));
+            props.insert("generation".into(), json!({"$ref": "#/$defs/generation"}));
+            props.insert(
+                "ignored_parameters".into(),
+                json!({"type": "array", "items": {"type": "string"}, "description": "Arguments sent that this tool does not declare: accepted and ignored."}),
+            );
+            let mut required: Vec<Value> = schema["required"].as_array().cloned().unwrap_or_default();
+            required.splice(0..0, [json!("api_version"), json!("generation")]);
+            schema["required"] = Value::Array(required);
+            schema["$defs"] = referenced_defs(&schema, &defs);
+            (*name, schema)
+        })
+        .collect()
+});
+
+/// The definitions of `defs` that `schema` references, directly or through another definition
+/// (so each served schema carries only what it uses).
+fn referenced_defs(schema: &Value, defs: &Value) -> Value {
+    fn refs(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    match (k.as_str(), x.as_str().and_then(|r| r.strip_prefix("#/$defs/"))) {
+                        ("$ref", Some(name)) => out.push(name.to_string()),
+                        _ => refs(x, out),
+                    }
+                }
+            }
+            Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
+            _ => {}
+        }
+    }
+    let mut wanted = Vec::new();
+    refs(schema, &mut wanted);
+    let mut picked = serde_json::Map::new();
+    while let Some(name) = wanted.pop() {
+        if picked.contains_key(&name) {
+            continue;
+        }
+        if let Some(def) = defs.get(&name) {
+            refs(def, &mut wanted);
+            picked.insert(name, def.clone());
+        }
+    }
+    Value::Object(picked)
+}
+
+/// The `outputSchema` of the tool `name`, or None for a name without a schema file.
+pub fn for_tool(name: &str) -> Option<&'static Value> {
+    SCHEMAS.get(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::TOOLS;
+
+    #[test]
+    fn every_tool_has_exactly_one_output_schema_with_the_envelope() {
+        for t in TOOLS {
+            let s = for_tool(t.name).unwrap_or_else(|| panic!("{} has no serve/schemas/{0}.json", t.name));
+            assert_eq!(s["type"], "object", "{}", t.name);
+            for field in ["api_version", "generation"] {
+                assert!(s["required"].as_array().unwrap().contains(&json!(field)), "{}: {field} required", t.name);
+            }
+        }
+        for (name, _) in FILES {
+            assert!(TOOLS.iter().any(|t| t.name == *name), "serve/schemas/{name}.json names no tool");
+        }
+    }
+
+    /// Every `$ref` points at a definition the merged schema carries.
+    #[test]
+    fn every_reference_resolves_inside_its_schema() {
+        fn refs(v: &Value, out: &mut Vec<String>) {
+            match v {
+                Value::Object(m) => {
+                    for (k, x) in m {
+                        if k == "$ref" {
+                            out.push(x.as_str().unwrap().to_string());
+                        } else {
+                            refs(x, out);
+                        }
+                    }
+                }
+                Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
+                _ => {}
+            }
+        }
+        for (name, _) in FILES {
+            let s = for_tool(name).unwrap();
+            let mut found = Vec::new();
+            refs(s, &mut found);
+            for r in found {
+                let pointer = r.strip_prefix('#').expect("a local reference");
+                assert!(s.pointer(pointer).is_some(), "{name}: {r} does not resolve");
+            }
+        }
+    }
+}
