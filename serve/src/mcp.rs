@@ -525,7 +525,7 @@ fn tools_list(app: &Arc<App>, params: &Value) -> Result<Value, RpcError> {
     };
     let page = app.config.tools_page_size.max(1);
     let end = (start + page).min(TOOLS.len());
-    let list: Vec<Value> = TOOLS[start..end].iter().map(|t| t.descriptor()).collect();
+    let list: Vec<Value> = tools::descriptors()[start..end].to_vec();
     let mut result = json!({"tools": list});
     if end < TOOLS.len() {
         result["nextCursor"] = json!(format!("p{end}"));
@@ -564,6 +564,13 @@ async fn tools_call(app: &Arc<App>, params: &Value, _version: &str) -> Result<Va
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn instructions_name_every_tool() {
+        for t in TOOLS {
+            assert!(INSTRUCTIONS.contains(t.name), "instructions do not name {}", t.name);
+        }
+    }
 
     #[test]
     fn ids_are_echoed_byte_for_byte() {

@@ -19,8 +19,15 @@ pub struct Tool {
     pub title: &'static str,
     pub description: &'static str,
     pub schema: fn() -> Value,
+    /// The refusal codes this tool answers besides the ones every tool can give
+    /// ([`COMMON_REFUSALS`]); listed in its description.
+    pub refusals: &'static [ErrorCode],
     pub run: Run,
 }
+
+/// Refusals any tool can give: a bad argument, no generation loaded yet, out of time, a defect.
+pub const COMMON_REFUSALS: &[ErrorCode] =
+    &[ErrorCode::InvalidArgument, ErrorCode::NoGeneration, ErrorCode::Timeout, ErrorCode::InternalError];
 
 impl Tool {
     /// Declared argument names (from the schema's `properties`).
@@ -28,12 +35,45 @@ impl Tool {
         (self.schema)()["properties"].as_object().map(|p| p.keys().cloned().collect()).unwrap_or_default()
     }
 
+    /// The description `tools/list` sends: the purpose (how it differs from its siblings), then
+    /// every argument with its type, limits and default read from the input schema, then the
+    /// refusal codes. Generated, so the text cannot drift from the schema or the code.
+    pub fn full_description(&self) -> String {
+        let schema = (self.schema)();
+        let required: Vec<&str> =
+            schema["required"].as_array().map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+        let args: Vec<String> = schema["properties"]
+            .as_object()
+            .map(|props| {
+                props.iter().map(|(name, p)| argument_summary(name, p, required.contains(&name.as_str()))).collect()
+            })
+            .unwrap_or_default();
+        let mut text = self.description.to_string();
+        text.push_str(if args.is_empty() { "\nArguments: none." } else { "\nArguments: " });
+        text.push_str(&args.join("; "));
+        if !args.is_empty() {
+            text.push('.');
+        }
+        let own: Vec<&str> = self.refusals.iter().map(|c| c.as_str()).collect();
+        let common: Vec<&str> = COMMON_REFUSALS.iter().map(|c| c.as_str()).collect();
+        if own.is_empty() {
+            text.push_str(&format!("\nRefusals (error_code): only those of every tool ({}).", common.join(", ")));
+        } else {
+            text.push_str(&format!(
+                "\nRefusals (error_code): {}; and those of every tool ({}).",
+                own.join(", "),
+                common.join(", ")
+            ));
+        }
+        text
+    }
+
     /// The `tools/list` entry.
     pub fn descriptor(&self) -> Value {
         json!({
             "name": self.name,
             "title": self.title,
-            "description": self.description,
+            "description": self.full_description(),
             "inputSchema": (self.schema)(),
             "outputSchema": crate::output_schema::for_tool(self.name),
             "annotations": {
@@ -45,6 +85,41 @@ impl Tool {
             },
         })
     }
+}
+
+/// `name (type, required, limits, default)`: one argument of a description, from its schema.
+fn argument_summary(name: &str, p: &Value, required: bool) -> String {
+    let mut facts: Vec<String> = Vec::new();
+    let ty = match (p["type"].as_str(), p["items"]["type"].as_str()) {
+        (Some("array"), Some(item)) => format!("list of {item}s"),
+        (Some(t), _) => t.to_string(),
+        _ => "value".to_string(),
+    };
+    facts.push(ty);
+    if required {
+        facts.push("required".into());
+    }
+    let values = p["enum"].as_array().or(p["items"]["enum"].as_array());
+    if let Some(values) = values {
+        facts.push(format!("one of {}", values.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("|")));
+    }
+    match (p["minimum"].as_i64(), p["maximum"].as_i64()) {
+        (Some(lo), Some(hi)) => facts.push(format!("{lo}-{hi}")),
+        (Some(lo), None) => facts.push(format!(">= {lo}")),
+        _ => {}
+    }
+    match (p["minLength"].as_i64(), p["maxLength"].as_i64()) {
+        (_, Some(hi)) => facts.push(format!("at most {hi} characters")),
+        (Some(lo), None) if lo > 1 => facts.push(format!("at least {lo} characters")),
+        _ => {}
+    }
+    if let Some(n) = p["maxItems"].as_i64() {
+        facts.push(format!("at most {n} items"));
+    }
+    if let Some(d) = p.get("default") {
+        facts.push(format!("default {d}"));
+    }
+    format!("{name} ({})", facts.join(", "))
 }
 
 /// A string argument taking one value of the closed set `T`: the schema's `enum` is the set's
@@ -344,13 +419,21 @@ pub static TOOLS: &[Tool] = &[
         title: "Search federal statutes",
         description: "Full-text search over the sections (§§, Artikel, Anlagen) of German federal law from gesetze-im-internet.de. Headings are searchable (\"Notwehr\" finds § 32 StGB). Returns snippets, never decisions; a query that is a § citation (\"§ 823 BGB\") returns that section first. Filter with book. Read the full text with get_law_section.",
         schema: schema_search_laws,
+        refusals: &[ErrorCode::BookNotFound, ErrorCode::BookAmbiguous],
         run: laws::search_laws,
     },
     Tool {
         name: "get_law_section",
         title: "Read one section of a law",
-        description: "The complete plain text of one § / Artikel / Anlage by book and section (\"BGB\" + \"823\"; \"GG\" + \"Art. 20\"; \"EGBGB\" + \"Art. 229 § 5\"). Exact sections only (never § 1823 for 823); a miss returns a hint showing how the book labels its sections. Never truncated: offset/length return a snippet with total_length, has_more and next_offset instead.",
+        description: "The complete plain text of one § / Artikel / Anlage by book and section (\"BGB\" + \"823\"; \"GG\" + \"Art. 20\"; \"EGBGB\" + \"Art. 229 § 5\"). Exact sections only (never § 1823 for 823); a miss returns a hint showing how the book labels its sections. Never truncated: offset/length return a snippet with total_length, has_more and next_offset instead. For a whole law, its metadata or its table of contents use get_law; to find a § by words, search_laws.",
         schema: schema_get_law_section,
+        refusals: &[
+            ErrorCode::BookNotFound,
+            ErrorCode::BookAmbiguous,
+            ErrorCode::SectionNotFound,
+            ErrorCode::SectionAmbiguous,
+            ErrorCode::OffsetOutOfRange,
+        ],
         run: laws::get_law_section,
     },
     Tool {
@@ -358,20 +441,23 @@ pub static TOOLS: &[Tool] = &[
         title: "Read a law: metadata, table of contents, text",
         description: "A law by abbreviation: metadata (title, dates, Fundstelle, Stand), the table of contents (keys that get_law_section accepts, paged with toc_offset/toc_limit) and/or the whole plain text paged by characters (follow next_offset). Links to the law on gesetze-im-internet.de.",
         schema: schema_get_law,
+        refusals: &[ErrorCode::BookNotFound, ErrorCode::BookAmbiguous, ErrorCode::OffsetOutOfRange],
         run: laws::get_law,
     },
     Tool {
         name: "list_law_books",
         title: "List law books",
-        description: "The federal laws held, with abbreviation, title and section count; filter by abbreviation prefix or a title substring; paged with limit/offset and a total.",
+        description: "The federal laws held, with abbreviation, title and section count; filter by abbreviation prefix or a title substring; paged with limit/offset and a total. To find a § by words use search_laws; for one law, get_law.",
         schema: schema_list_law_books,
+        refusals: &[],
         run: laws::list_law_books,
     },
     Tool {
         name: "search_decisions",
         title: "Search court decisions",
-        description: "Full-text search over German court decisions (passages grouped by decision, with snippets and their Randnummer). Filters: court (all chambers), branch, document_type, date_from/date_to; sort by relevance or date; pages 1-10 of up to 20 rows. A query that is one Aktenzeichen or ECLI is looked up exactly (mode says so). totals say what they count; an empty result under a filter reports whether the value exists (filter_vocabulary). Never returns laws.",
+        description: "Full-text search over German court decisions (passages grouped by decision, with snippets and their Randnummer). Filters: court (all chambers), branch, document_type, date_from/date_to, cited_norm, cited_case_id; sort by relevance, date or most_cited; pages 1-10 of up to 20 rows. A query that is one Aktenzeichen or ECLI is looked up exactly (mode says so). totals say what they count; an empty result under a filter reports whether the value exists (filter_vocabulary). Never returns laws. Without words use filter_cases; laws and decisions at once, cross_type_search; counts instead of rows, get_case_statistics.",
         schema: schema_search_decisions,
+        refusals: &[ErrorCode::CourtNotFound, ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         run: decisions::search_decisions,
     },
     Tool {
@@ -379,20 +465,28 @@ pub static TOOLS: &[Tool] = &[
         title: "Read a court decision",
         description: "One decision by id, Aktenzeichen (any of a joined proceeding's numbers) or ECLI: metadata, available_sections, Randnummern and the whole plain text (never truncated), or a snippet (offset/length with total_length, has_more, next_offset), one section (section=\"Tenor\"), or a Randnummer window (rn_from/rn_to, snapped to whole blocks). An Aktenzeichen several decisions share is refused with the candidates unless court/date pick one.",
         schema: schema_get_decision,
+        refusals: &[
+            ErrorCode::DecisionNotFound,
+            ErrorCode::DecisionAmbiguous,
+            ErrorCode::SectionNotInDecision,
+            ErrorCode::OffsetOutOfRange,
+        ],
         run: decisions::get_decision,
     },
     Tool {
         name: "filter_cases",
         title: "List decisions by metadata",
-        description: "Decisions matching court, branch, document_type, date range, file number or ECLI, newest first; paged with limit/offset and a labelled total.",
+        description: "Decisions matching court, branch, document_type, date range, file number or ECLI, newest first; paged with limit/offset and a labelled total. No words and no ranking: for words use search_decisions; for one decision by its id, get_decision.",
         schema: schema_filter_cases,
+        refusals: &[ErrorCode::CourtNotFound],
         run: decisions::filter_cases,
     },
     Tool {
         name: "list_courts",
         title: "List courts",
-        description: "Courts with canonical name, type, branch, level, Land, ECLI code and the decisions held (count, earliest, latest). Filter by branch, land, level; include_empty also lists reference-table courts with nothing held.",
+        description: "Courts with canonical name, type, branch, level, Land, ECLI code and the decisions held (count, earliest, latest). Filter by branch, land, level; include_empty also lists reference-table courts with nothing held. One court with its decisions per year: get_court.",
         schema: schema_list_courts,
+        refusals: &[],
         run: decisions::list_courts,
     },
     Tool {
@@ -400,6 +494,7 @@ pub static TOOLS: &[Tool] = &[
         title: "One court and its holdings",
         description: "A court by name, citation name or ECLI code: its reference data and the decisions held per year.",
         schema: schema_get_court,
+        refusals: &[ErrorCode::CourtNotFound],
         run: decisions::get_court,
     },
     Tool {
@@ -407,6 +502,7 @@ pub static TOOLS: &[Tool] = &[
         title: "Count decisions by facet",
         description: "Value counts of court_name, court_branch, document_type or year (the same counts as get_case_statistics and corpus_coverage), or of cited_norms, optionally by prefix; says when the list is truncated and how many decisions lack the field.",
         schema: schema_list_facets,
+        refusals: &[],
         run: decisions::list_facets,
     },
     Tool {
@@ -414,13 +510,15 @@ pub static TOOLS: &[Tool] = &[
         title: "Search laws and decisions together",
         description: "One query over statutes and decisions, answered in two separate sections (never merged or ranked against each other). book filters the laws section; court, branch, document_type and dates filter the decisions section.",
         schema: schema_cross_type_search,
+        refusals: &[],
         run: decisions::cross_type_search,
     },
     Tool {
         name: "get_similar_cases",
         title: "Decisions similar to one",
-        description: "More-like-this: decisions whose passages share the given decision's most distinctive words; says which words it used.",
+        description: "More-like-this: decisions whose passages share the given decision's most distinctive words; says which words it used. Lexical, not a citation link: for what a decision cites use get_case_references, for who cites it get_citing_cases.",
         schema: schema_get_similar_cases,
+        refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         run: decisions::get_similar_cases,
     },
     Tool {
@@ -428,13 +526,15 @@ pub static TOOLS: &[Tool] = &[
         title: "What a decision cites",
         description: "The laws and decisions one decision cites, each with its marker text, code-point offsets and what it was bound to: laws checked against the current text (bound, section_absent_in_current_text, absatz_absent_in_current_text, statute_unknown …), decisions with a status (resolved, unresolved_ambiguous with candidates, unresolved_no_match, unresolved_out_of_coverage, unresolved_pending) and a role (procedural for the Vorinstanz chain, else cited). Also the decision's Normenkette.",
         schema: schema_get_case_references,
+        refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         run: citations::get_case_references,
     },
     Tool {
         name: "get_citing_cases",
         title: "Decisions citing a decision",
-        description: "Held decisions with a resolved citation of the given decision, newest first, with their role and how often they cite it; total before paging.",
+        description: "Held decisions with a resolved citation of the given decision, newest first, with their role and how often they cite it; total before paging. One hop, paged; both directions and two hops at once: get_citation_graph. What the decision itself cites: get_case_references.",
         schema: schema_get_citing_cases,
+        refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         run: citations::get_citing_cases,
     },
     Tool {
@@ -442,13 +542,20 @@ pub static TOOLS: &[Tool] = &[
         title: "Citation neighbourhood of a decision",
         description: "Decisions linked to one decision by resolved citations: outgoing, incoming or both, depth 1 or 2, one node per distinct decision with depth and role, the edges between them, a node cap (capped says when it was hit), totals that do not change with the cap, and the root's unresolved citations by status.",
         schema: schema_get_citation_graph,
+        refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         run: citations::get_citation_graph,
     },
     Tool {
         name: "get_cases_for_law",
         title: "Decisions citing a § or Artikel",
-        description: "Held decisions whose text or norm field cites the given § / Artikel (finer citations with Abs., Satz, Nr. included), sorted by date or most_cited.",
+        description: "Held decisions whose text or norm field cites the given § / Artikel (finer citations with Abs., Satz, Nr. included), sorted by date or most_cited. The § text itself: get_law_section; counts by court and year for a norm: get_case_statistics with cited_norm.",
         schema: schema_get_cases_for_law,
+        refusals: &[
+            ErrorCode::BookNotFound,
+            ErrorCode::BookAmbiguous,
+            ErrorCode::SectionNotFound,
+            ErrorCode::SectionAmbiguous,
+        ],
         run: citations::get_cases_for_law,
     },
     Tool {
@@ -456,6 +563,7 @@ pub static TOOLS: &[Tool] = &[
         title: "What is covered and what is held",
         description: "The coverage map (buckets of what is ingested, with date ranges and sources) with, per decision bucket, the claimed and the measured exhaustiveness (toc items in the window, held, missing), and the holdings of this generation by court, branch, document type and year (the same counts as get_case_statistics, list_courts and list_facets).",
         schema: schema_corpus_coverage,
+        refusals: &[],
         run: citations::corpus_coverage,
     },
     Tool {
@@ -463,13 +571,15 @@ pub static TOOLS: &[Tool] = &[
         title: "Check every citation in a text",
         description: "The hallucination guard: every statute and decision citation in a German legal text (50-20,000 characters), one finding per occurrence with code-point offsets and a verdict: verified_corpus (exists in what we hold: the § and cited Absatz in the current federal text, or exactly one decision that nothing printed contradicts), not_found (with evidence.reason; Land law is out_of_scope), out_of_coverage (court/year outside the coverage map), ambiguous (candidates), unverifiable (a tooling limit, with its reason), discrepancy (found, but the citation contradicts it). Plus unique_citations, verdict_counts, reason_counts, refused look-alikes and extraction losses. Never verifies what it cannot find.",
         schema: schema_check_citations,
+        refusals: &[ErrorCode::TextTooLong, ErrorCode::TextTooShort, ErrorCode::NotGermanLegalText],
         run: checker::check_citations,
     },
     Tool {
         name: "validate_citation",
         title: "Validate one citation",
-        description: "One Aktenzeichen, ECLI or § reference: found (verified_corpus) or not, match_type, the verdict and the matched record. Exact only: never § 1823 BGB for § 823 BGB.",
+        description: "One Aktenzeichen, ECLI or § reference: found (verified_corpus) or not, match_type, the verdict and the matched record. Exact only: never § 1823 BGB for § 823 BGB. For every citation in a passage use check_citations.",
         schema: schema_validate_citation,
+        refusals: &[],
         run: checker::validate_citation,
     },
     Tool {
@@ -477,23 +587,33 @@ pub static TOOLS: &[Tool] = &[
         title: "Package decisions with their citations",
         description: "1-10 decisions (ids, Aktenzeichen or ECLIs) in one JSON package for grounded LLM context: metadata, an excerpt (~700 characters from the Leitsatz, else Tenor, else Gründe) or the full text, and each decision's outgoing citation edges (resolved to a held decision, or unresolved with status), with edge_accounting (total, included, dropped). max_chars is the response budget: over it, the package sheds in a fixed order (texts shortened to ~300 characters, then edges capped per decision, then decisions dropped from the end of ids) and says so in payload_truncated, truncation (steps, dropped_seed_ids) and truncation_notice. Every cut text carries offset, total_length and has_more. An id that names no single decision fails the whole call (unresolved_ids). For one whole decision use get_decision.",
         schema: schema_assemble_datapackage,
+        refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         run: datapackage::assemble_datapackage,
     },
     Tool {
         name: "get_case_statistics",
         title: "Count decisions by court, year, branch, type",
-        description: "Counts of held decisions by court, year, branch and document type, under the same filters as search_decisions (court, branch, document_type, date_from, date_to, cited_norm, cited_case_id) and an optional query matched exactly as search_decisions matches it. Each breakdown sums to total (total_basis says what it counts); values not recorded are counted under null (undated decisions under year null).",
+        description: "Counts of held decisions by court, year, branch and document type, under the same filters as search_decisions (court, branch, document_type, date_from, date_to, cited_norm, cited_case_id) and an optional query matched exactly as search_decisions matches it. Each breakdown sums to total (total_basis says what it counts); values not recorded are counted under null (undated decisions under year null). Rows instead of counts: search_decisions or filter_cases; one facet with a prefix or cited norms: list_facets.",
         schema: schema_get_case_statistics,
+        refusals: &[ErrorCode::CourtNotFound, ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         run: statistics::get_case_statistics,
     },
     Tool {
         name: "get_platform_info",
         title: "What this server holds",
-        description: "Counts of laws and sections, source snapshot, and the generation (id, build time, code commit) answers come from.",
+        description: "Counts of laws and sections, source snapshot, and the generation (id, build time, code commit) answers come from. What is covered per court and period: corpus_coverage.",
         schema: schema_none,
+        refusals: &[],
         run: laws::platform_info,
     },
 ];
+
+/// Every tool's `tools/list` entry, built once: the registry is static, so the list is too.
+pub fn descriptors() -> &'static [Value] {
+    static LIST: std::sync::LazyLock<Vec<Value>> =
+        std::sync::LazyLock::new(|| TOOLS.iter().map(Tool::descriptor).collect());
+    &LIST
+}
 
 pub fn find(name: &str) -> Option<&'static Tool> {
     TOOLS.iter().find(|t| t.name == name)

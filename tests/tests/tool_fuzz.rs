@@ -3,7 +3,8 @@
 //! and filled with hostile text (multi-byte, combining marks, right-to-left and bidi controls,
 //! control characters, emoji, citation fragments, huge repeats) and hostile types (extreme
 //! numbers, nested arrays and objects, null). Every answer must be a result or a refusal with
-//! a closed `error_code` other than `internal_error` (which is what a caught panic becomes).
+//! a closed `error_code` other than `internal_error` (which is what a caught panic becomes),
+//! and one the tool's description lists.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -129,6 +130,14 @@ fn no_argument_makes_any_tool_panic() {
                 answer.body.get("message")
             );
             prop_assert_eq!(answer.error.is_some(), code.is_some(), "error flag and error_code agree");
+            if let Some(e) = answer.error {
+                prop_assert!(
+                    tool.refusals.contains(&e) || tools::COMMON_REFUSALS.contains(&e),
+                    "{}: refused with {} which its description does not list",
+                    tool.name,
+                    e.as_str()
+                );
+            }
             prop_assert!(serde_json::to_string(&answer.body).is_ok());
             Ok(())
         });
