@@ -2,6 +2,7 @@
 //!
 //! - [`answer`]: the envelope and the closed set of refusal codes;
 //! - [`args`]: typed tool arguments with clear refusals;
+//! - [`budget`]: the response budget, rows shed from the end with `payload_truncated`;
 //! - [`laws`]: the statute tools (one function per capability);
 //! - [`decisions`]: the decision and court tools (one function per capability);
 //! - [`citations`]: the citation graph and coverage tools;
@@ -24,6 +25,7 @@
 
 pub mod answer;
 pub mod args;
+pub mod budget;
 pub mod checker;
 pub mod citations;
 pub mod coverage;
@@ -71,6 +73,9 @@ pub struct Config {
     /// Most bytes of responses one JSON-RPC batch returns; past it the remaining requests are
     /// answered "not run" (-32001) instead of being run. Nothing is cut inside an answer.
     pub max_batch_response_bytes: usize,
+    /// Most bytes of one tool answer; over it, rows are dropped from the end of the tool's
+    /// lists and the answer says so (`payload_truncated`, [`budget`]).
+    pub max_response_bytes: usize,
     /// Connection cap and header/body/idle timeouts.
     pub limits: http_server::Limits,
 }
@@ -107,8 +112,16 @@ pub async fn run_tool(
     // The deadline also travels into the blocking thread, where long loops check it
     // (`deadline::check`): a call answered `timeout` stops instead of burning CPU on.
     let deadline = started + app.config.tool_timeout;
-    let task =
-        tokio::task::spawn_blocking(move || deadline::scope(deadline, || tools::call(tool, generation, &arguments)));
+    let budget_bytes = app.config.max_response_bytes;
+    let task = tokio::task::spawn_blocking(move || {
+        deadline::scope(deadline, || {
+            let mut answer = tools::call(tool, generation, &arguments);
+            if answer.error.is_none() {
+                budget::fit(&mut answer.body, tool.shed, budget_bytes);
+            }
+            answer
+        })
+    });
     let answer = match tokio::time::timeout(app.config.tool_timeout, task).await {
         Ok(Ok(a)) => a,
         Ok(Err(join)) => {

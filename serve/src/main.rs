@@ -36,6 +36,10 @@ struct Args {
     /// past it are answered "not run" (-32001, retryable) instead of being run.
     #[arg(long, default_value_t = 16 << 20)]
     max_batch_response_bytes: usize,
+    /// Most bytes of one tool answer (its JSON); over it, rows are dropped from the end of the
+    /// tool's lists and the answer says so in `payload_truncated`, `truncation` and `guidance`.
+    #[arg(long, default_value_t = 1 << 20)]
+    max_response_bytes: usize,
     /// Most connections open at once; past it a new connection is closed at once.
     #[arg(long, default_value_t = 1024, env = "LEGAL_MAX_CONNECTIONS")]
     max_connections: usize,
@@ -64,6 +68,7 @@ fn main() {
         poll_interval: Duration::from_millis(args.poll_ms.max(50)),
         tools_page_size: args.tools_page_size,
         max_batch_response_bytes: args.max_batch_response_bytes,
+        max_response_bytes: args.max_response_bytes,
         limits: serve::http_server::Limits {
             max_connections: args.max_connections,
             header_read_timeout: Duration::from_millis(args.header_read_timeout_ms.max(100)),

@@ -55,6 +55,8 @@ static SCHEMAS: LazyLock<HashMap<&'static str, Value>> = LazyLock::new(|| {
         .map(|(name, text)| {
             let mut schema: Value =
                 serde_json::from_str(text).unwrap_or_else(|e| panic!("serve/schemas/{name}.json is not JSON: {e}"));
+            let mut required: Vec<Value> = schema["required"].as_array().cloned().unwrap_or_default();
+            required.splice(0..0, [json!("api_version"), json!("generation")]);
             let props = schema["properties"].as_object_mut().expect("a schema with properties");
             props.insert("api_version".into(), json!({"type": "string", "description": "SemVer of this API surface."}));
             props.insert("generation".into(), json!({"$ref": "#/$defs/generation"}));
@@ -62,8 +64,15 @@ static SCHEMAS: LazyLock<HashMap<&'static str, Value>> = LazyLock::new(|| {
                 "ignored_parameters".into(),
                 json!({"type": "array", "items": {"type": "string"}, "description": "Arguments sent that this tool does not declare: accepted and ignored."}),
             );
-            let mut required: Vec<Value> = schema["required"].as_array().cloned().unwrap_or_default();
-            required.splice(0..0, [json!("api_version"), json!("generation")]);
+            if crate::tools::find(name).is_some_and(|t| !t.shed.is_empty()) {
+                props.insert("payload_truncated".into(), json!({"type": "boolean", "description": "true when rows were dropped from the end of this answer's lists to fit the response budget (truncation says which, guidance what to do)."}));
+                props.insert("truncation".into(), json!({"type": "object", "properties": {
+                    "budget_bytes": {"type": "integer"}, "size_before": {"type": "integer"}, "size_after": {"type": "integer"},
+                    "fits_budget": {"type": "boolean"}, "dropped": {"$ref": "#/$defs/counts"}, "order": {"type": "string"}},
+                    "required": ["budget_bytes", "size_before", "fits_budget"]}));
+                props.insert("guidance".into(), json!({"type": "string"}));
+                required.push(json!("payload_truncated"));
+            }
             schema["required"] = Value::Array(required);
             schema["$defs"] = referenced_defs(&schema, &defs);
             (*name, schema)

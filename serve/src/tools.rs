@@ -22,6 +22,10 @@ pub struct Tool {
     /// The refusal codes this tool answers besides the ones every tool can give
     /// ([`COMMON_REFUSALS`]); listed in its description.
     pub refusals: &'static [ErrorCode],
+    /// Lists (JSON pointers) that rows are dropped from, in this order, when an answer is over
+    /// the response budget ([`crate::budget`]); empty for tools whose answers are bounded by
+    /// their arguments or page their text by offset/length.
+    pub shed: &'static [&'static str],
     pub run: Run,
 }
 
@@ -420,6 +424,7 @@ pub static TOOLS: &[Tool] = &[
         description: "Full-text search over the sections (§§, Artikel, Anlagen) of German federal law from gesetze-im-internet.de. Headings are searchable (\"Notwehr\" finds § 32 StGB). Returns snippets, never decisions; a query that is a § citation (\"§ 823 BGB\") returns that section first. Filter with book. Read the full text with get_law_section.",
         schema: schema_search_laws,
         refusals: &[ErrorCode::BookNotFound, ErrorCode::BookAmbiguous],
+        shed: &["/results"],
         run: laws::search_laws,
     },
     Tool {
@@ -434,6 +439,7 @@ pub static TOOLS: &[Tool] = &[
             ErrorCode::SectionAmbiguous,
             ErrorCode::OffsetOutOfRange,
         ],
+        shed: &[],
         run: laws::get_law_section,
     },
     Tool {
@@ -442,6 +448,7 @@ pub static TOOLS: &[Tool] = &[
         description: "A law by abbreviation: metadata (title, dates, Fundstelle, Stand), the table of contents (keys that get_law_section accepts, paged with toc_offset/toc_limit) and/or the whole plain text paged by characters (follow next_offset). Links to the law on gesetze-im-internet.de.",
         schema: schema_get_law,
         refusals: &[ErrorCode::BookNotFound, ErrorCode::BookAmbiguous, ErrorCode::OffsetOutOfRange],
+        shed: &["/toc/entries"],
         run: laws::get_law,
     },
     Tool {
@@ -450,6 +457,7 @@ pub static TOOLS: &[Tool] = &[
         description: "The federal laws held, with abbreviation, title and section count; filter by abbreviation prefix or a title substring; paged with limit/offset and a total. To find a § by words use search_laws; for one law, get_law.",
         schema: schema_list_law_books,
         refusals: &[],
+        shed: &["/laws"],
         run: laws::list_law_books,
     },
     Tool {
@@ -458,6 +466,7 @@ pub static TOOLS: &[Tool] = &[
         description: "Full-text search over German court decisions (passages grouped by decision, with snippets and their Randnummer). Filters: court (all chambers), branch, document_type, date_from/date_to, cited_norm, cited_case_id; sort by relevance, date or most_cited; pages 1-10 of up to 20 rows. A query that is one Aktenzeichen or ECLI is looked up exactly (mode says so). totals say what they count; an empty result under a filter reports whether the value exists (filter_vocabulary). Never returns laws. Without words use filter_cases; laws and decisions at once, cross_type_search; counts instead of rows, get_case_statistics.",
         schema: schema_search_decisions,
         refusals: &[ErrorCode::CourtNotFound, ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
+        shed: &["/results"],
         run: decisions::search_decisions,
     },
     Tool {
@@ -471,6 +480,7 @@ pub static TOOLS: &[Tool] = &[
             ErrorCode::SectionNotInDecision,
             ErrorCode::OffsetOutOfRange,
         ],
+        shed: &[],
         run: decisions::get_decision,
     },
     Tool {
@@ -479,6 +489,7 @@ pub static TOOLS: &[Tool] = &[
         description: "Decisions matching court, branch, document_type, date range, file number or ECLI, newest first; paged with limit/offset and a labelled total. No words and no ranking: for words use search_decisions; for one decision by its id, get_decision.",
         schema: schema_filter_cases,
         refusals: &[ErrorCode::CourtNotFound],
+        shed: &["/results"],
         run: decisions::filter_cases,
     },
     Tool {
@@ -487,6 +498,7 @@ pub static TOOLS: &[Tool] = &[
         description: "Courts with canonical name, type, branch, level, Land, ECLI code and the decisions held (count, earliest, latest). Filter by branch, land, level; include_empty also lists reference-table courts with nothing held. One court with its decisions per year: get_court.",
         schema: schema_list_courts,
         refusals: &[],
+        shed: &["/results"],
         run: decisions::list_courts,
     },
     Tool {
@@ -495,6 +507,7 @@ pub static TOOLS: &[Tool] = &[
         description: "A court by name, citation name or ECLI code: its reference data and the decisions held per year.",
         schema: schema_get_court,
         refusals: &[ErrorCode::CourtNotFound],
+        shed: &[],
         run: decisions::get_court,
     },
     Tool {
@@ -503,6 +516,7 @@ pub static TOOLS: &[Tool] = &[
         description: "Value counts of court_name, court_branch, document_type or year (the same counts as get_case_statistics and corpus_coverage), or of cited_norms, optionally by prefix; says when the list is truncated and how many decisions lack the field.",
         schema: schema_list_facets,
         refusals: &[],
+        shed: &["/values"],
         run: decisions::list_facets,
     },
     Tool {
@@ -511,6 +525,7 @@ pub static TOOLS: &[Tool] = &[
         description: "One query over statutes and decisions, answered in two separate sections (never merged or ranked against each other). book filters the laws section; court, branch, document_type and dates filter the decisions section.",
         schema: schema_cross_type_search,
         refusals: &[],
+        shed: &["/decisions/results", "/laws/results"],
         run: decisions::cross_type_search,
     },
     Tool {
@@ -519,6 +534,7 @@ pub static TOOLS: &[Tool] = &[
         description: "More-like-this: decisions whose passages share the given decision's most distinctive words; says which words it used. Lexical, not a citation link: for what a decision cites use get_case_references, for who cites it get_citing_cases.",
         schema: schema_get_similar_cases,
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
+        shed: &["/results"],
         run: decisions::get_similar_cases,
     },
     Tool {
@@ -527,6 +543,7 @@ pub static TOOLS: &[Tool] = &[
         description: "The laws and decisions one decision cites, each with its marker text, code-point offsets and what it was bound to: laws checked against the current text (bound, section_absent_in_current_text, absatz_absent_in_current_text, statute_unknown …), decisions with a status (resolved, unresolved_ambiguous with candidates, unresolved_no_match, unresolved_out_of_coverage, unresolved_pending) and a role (procedural for the Vorinstanz chain, else cited). Also the decision's Normenkette.",
         schema: schema_get_case_references,
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
+        shed: &["/cases", "/laws"],
         run: citations::get_case_references,
     },
     Tool {
@@ -535,6 +552,7 @@ pub static TOOLS: &[Tool] = &[
         description: "Held decisions with a resolved citation of the given decision, newest first, with their role and how often they cite it; total before paging. One hop, paged; both directions and two hops at once: get_citation_graph. What the decision itself cites: get_case_references.",
         schema: schema_get_citing_cases,
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
+        shed: &["/results"],
         run: citations::get_citing_cases,
     },
     Tool {
@@ -543,6 +561,7 @@ pub static TOOLS: &[Tool] = &[
         description: "Decisions linked to one decision by resolved citations: outgoing, incoming or both, depth 1 or 2, one node per distinct decision with depth and role, the edges between them, a node cap (capped says when it was hit), totals that do not change with the cap, and the root's unresolved citations by status.",
         schema: schema_get_citation_graph,
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
+        shed: &["/edges"],
         run: citations::get_citation_graph,
     },
     Tool {
@@ -556,6 +575,7 @@ pub static TOOLS: &[Tool] = &[
             ErrorCode::SectionNotFound,
             ErrorCode::SectionAmbiguous,
         ],
+        shed: &["/results"],
         run: citations::get_cases_for_law,
     },
     Tool {
@@ -564,6 +584,7 @@ pub static TOOLS: &[Tool] = &[
         description: "The coverage map (buckets of what is ingested, with date ranges and sources) with, per decision bucket, the claimed and the measured exhaustiveness (toc items in the window, held, missing), and the holdings of this generation by court, branch, document type and year (the same counts as get_case_statistics, list_courts and list_facets).",
         schema: schema_corpus_coverage,
         refusals: &[],
+        shed: &["/held_by_court"],
         run: citations::corpus_coverage,
     },
     Tool {
@@ -572,6 +593,7 @@ pub static TOOLS: &[Tool] = &[
         description: "The hallucination guard: every statute and decision citation in a German legal text (50-20,000 characters), one finding per occurrence with code-point offsets and a verdict: verified_corpus (exists in what we hold: the § and cited Absatz in the current federal text, or exactly one decision that nothing printed contradicts), not_found (with evidence.reason; Land law is out_of_scope), out_of_coverage (court/year outside the coverage map), ambiguous (candidates), unverifiable (a tooling limit, with its reason), discrepancy (found, but the citation contradicts it). Plus unique_citations, verdict_counts, reason_counts, refused look-alikes and extraction losses. Never verifies what it cannot find.",
         schema: schema_check_citations,
         refusals: &[ErrorCode::TextTooLong, ErrorCode::TextTooShort, ErrorCode::NotGermanLegalText],
+        shed: &["/findings"],
         run: checker::check_citations,
     },
     Tool {
@@ -580,6 +602,7 @@ pub static TOOLS: &[Tool] = &[
         description: "One Aktenzeichen, ECLI or § reference: found (verified_corpus) or not, match_type, the verdict and the matched record. Exact only: never § 1823 BGB for § 823 BGB. For every citation in a passage use check_citations.",
         schema: schema_validate_citation,
         refusals: &[],
+        shed: &[],
         run: checker::validate_citation,
     },
     Tool {
@@ -588,6 +611,7 @@ pub static TOOLS: &[Tool] = &[
         description: "1-10 decisions (ids, Aktenzeichen or ECLIs) in one JSON package for grounded LLM context: metadata, an excerpt (~700 characters from the Leitsatz, else Tenor, else Gründe) or the full text, and each decision's outgoing citation edges (resolved to a held decision, or unresolved with status), with edge_accounting (total, included, dropped). max_chars is the response budget: over it, the package sheds in a fixed order (texts shortened to ~300 characters, then edges capped per decision, then decisions dropped from the end of ids) and says so in payload_truncated, truncation (steps, dropped_seed_ids) and truncation_notice. Every cut text carries offset, total_length and has_more. An id that names no single decision fails the whole call (unresolved_ids). For one whole decision use get_decision.",
         schema: schema_assemble_datapackage,
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
+        shed: &[],
         run: datapackage::assemble_datapackage,
     },
     Tool {
@@ -596,6 +620,7 @@ pub static TOOLS: &[Tool] = &[
         description: "Counts of held decisions by court, year, branch and document type, under the same filters as search_decisions (court, branch, document_type, date_from, date_to, cited_norm, cited_case_id) and an optional query matched exactly as search_decisions matches it. Each breakdown sums to total (total_basis says what it counts); values not recorded are counted under null (undated decisions under year null). Rows instead of counts: search_decisions or filter_cases; one facet with a prefix or cited norms: list_facets.",
         schema: schema_get_case_statistics,
         refusals: &[ErrorCode::CourtNotFound, ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
+        shed: &[],
         run: statistics::get_case_statistics,
     },
     Tool {
@@ -604,6 +629,7 @@ pub static TOOLS: &[Tool] = &[
         description: "Counts of laws and sections, source snapshot, and the generation (id, build time, code commit) answers come from. What is covered per court and period: corpus_coverage.",
         schema: schema_none,
         refusals: &[],
+        shed: &[],
         run: laws::platform_info,
     },
 ];
