@@ -15,7 +15,7 @@ PROFILE ?= debug
 CARGO_FLAGS := $(if $(filter release,$(PROFILE)),--release,)
 BIN := target/$(PROFILE)
 
-.PHONY: build demo reindex serve gc test peers venv bench bench-scale lint fmt clean-demo
+.PHONY: build demo reindex serve gc test peers venv bench bench-load bench-scale lint fmt clean-demo
 
 build:
 	cargo build --workspace $(CARGO_FLAGS)
@@ -63,6 +63,12 @@ peers:
 bench:
 	cargo build --workspace --release
 	@scripts/bench.sh
+
+# Only the server load test of `make bench` (mixed load during publishes, slow clients,
+# oversized batches): cheap-call p99 and peak RSS.
+bench-load:
+	cargo build --workspace --release
+	@mkdir -p bench-results && : > bench-results/load.txt && scripts/bench-load.sh target/release bench-results/load.txt
 
 N ?= 10000
 bench-scale:

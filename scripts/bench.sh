@@ -189,4 +189,7 @@ log "check_citations: $findings findings per 20,000-char text; $(awk -v f="$find
 if [ -x "$root/scripts/bench-citations.sh" ]; then
 	REFEX_VENV=${REFEX_VENV:-1} "$root/scripts/bench-citations.sh" 2>&1 | tee -a "$out/latest.txt" || log "citation benchmark failed"
 fi
+# --- 8. The server under abuse: mixed load, publishes, slow clients, oversized batches ---
+"$root/scripts/bench-load.sh" "$bin" "$out/latest.txt"
+
 log "results in bench-results/latest.txt"

@@ -23,6 +23,9 @@ struct Args {
     /// Each answer must contain this string (e.g. a generation id prefix); counts failures otherwise.
     #[arg(long)]
     expect: Option<String>,
+    /// Stop early once this file exists (a background stream that lasts as long as another run).
+    #[arg(long)]
+    stop_file: Option<std::path::PathBuf>,
 }
 
 #[derive(Clone)]
@@ -69,14 +72,14 @@ fn main() {
         let started = Instant::now();
         let mut set = tokio::task::JoinSet::new();
         for _ in 0..a.concurrency {
-            let (client, reqs, next, failures, expect) =
-                (client.clone(), reqs.clone(), next.clone(), failures.clone(), a.expect.clone());
+            let (client, reqs, next, failures, expect, stop_file) =
+                (client.clone(), reqs.clone(), next.clone(), failures.clone(), a.expect.clone(), a.stop_file.clone());
             let total = a.requests;
             set.spawn(async move {
                 let mut lat = Vec::new();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= total {
+                    if i >= total || stop_file.as_ref().is_some_and(|f| f.exists()) {
                         break;
                     }
                     let t = Instant::now();
