@@ -43,6 +43,11 @@ pub struct Manifest {
     pub sources: BTreeMap<String, SourceSnapshot>,
     pub counts: BTreeMap<String, u64>,
     pub files: Vec<FileEntry>,
+    /// Hash of what each shareable part was built from (`laws`: the laws' full-text index).
+    /// A later build whose part input hashes the same links that part's files from this
+    /// generation instead of building it again; absent in generations built before parts.
+    #[serde(default)]
+    pub part_inputs: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -295,8 +300,18 @@ pub struct BuildOptions {
 #[derive(Debug)]
 pub enum BuildOutcome {
     Unchanged { id: String },
-    Published { id: String, laws: u64, sections: u64, decisions: u64, seconds: f64 },
-    Built { id: String, laws: u64, sections: u64, decisions: u64, seconds: f64 },
+    Published { id: String, laws: u64, sections: u64, decisions: u64, seconds: f64, shared: Vec<SharedPart> },
+    Built { id: String, laws: u64, sections: u64, decisions: u64, seconds: f64, shared: Vec<SharedPart> },
+}
+
+/// A part of a new generation whose files are hard links to an earlier generation's, because
+/// it was built from the same input.
+#[derive(Debug, Clone)]
+pub struct SharedPart {
+    pub part: &'static str,
+    pub from: String,
+    pub files: usize,
+    pub bytes: u64,
 }
 
 /// Holds `data/.index.lock` for the duration of a build: one build at a time.
@@ -326,6 +341,62 @@ fn input_hash(data_dir: &Path, statutes: &extract::statutes::StatutesManifest) -
         h.update(format!("citations {}\n", c.sha256));
     }
     Ok(hex::encode(h.finalize()))
+}
+
+/// Hash of what the laws' full-text index is built from: the schema, the extractor, every
+/// law's source zip and the book codes (its `book` terms). Law and section ids follow the
+/// statutes' order, which these inputs fix.
+fn laws_part_input(data_dir: &Path, statutes: &extract::statutes::StatutesManifest) -> Result<String> {
+    let mut h = Sha256::new();
+    h.update(format!("laws part; schema {SCHEMA_VERSION}; extract {}\n", statutes.extract_version));
+    for l in &statutes.laws {
+        h.update(format!("{} {}\n", l.slug, l.zip_sha256));
+    }
+    let (_, codes_sha) =
+        sha256_file(&resolve::book_codes_path(data_dir)).context("book codes missing (run `resolve`)")?;
+    h.update(codes_sha);
+    Ok(hex::encode(h.finalize()))
+}
+
+/// The directory of `part` in the newest generation (CURRENT first) built from `input`, if any.
+fn generation_with_part(gens: &Path, current: Option<&str>, part: &str, input: &str) -> Option<(String, PathBuf)> {
+    let mut ids: Vec<String> = std::fs::read_dir(gens)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .filter(|n| valid_id(n))
+        .collect();
+    ids.sort();
+    ids.reverse();
+    if let Some(c) = current {
+        ids.retain(|i| i != c);
+        ids.insert(0, c.to_string());
+    }
+    ids.into_iter().find_map(|id| {
+        let dir = gens.join(&id);
+        let m = read_manifest(&dir).ok()?;
+        (m.schema_version == SCHEMA_VERSION && m.part_inputs.get(part).map(String::as_str) == Some(input))
+            .then(|| (id, dir.join(part)))
+    })
+}
+
+/// Links every regular file of `from` into `to` (copies where a link cannot be made, e.g. across
+/// file systems). Symlinks are not followed. Returns (files, bytes).
+fn link_part(from: &Path, to: &Path) -> Result<(usize, u64)> {
+    let (mut files, mut bytes) = (0, 0);
+    for e in std::fs::read_dir(from)? {
+        let e = e?;
+        let meta = std::fs::symlink_metadata(e.path())?;
+        if !meta.file_type().is_file() {
+            continue;
+        }
+        let target = to.join(e.file_name());
+        if std::fs::hard_link(e.path(), &target).is_err() {
+            std::fs::copy(e.path(), &target)?;
+        }
+        files += 1;
+        bytes += meta.len();
+    }
+    Ok((files, bytes))
 }
 
 fn now_parts() -> (String, String) {
@@ -373,12 +444,30 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     std::fs::create_dir_all(tmp.join(LAWS_DIR))?;
     std::fs::create_dir_all(tmp.join(DECISIONS_DIR))?;
 
+    // The laws' full-text index is shared with an earlier generation built from the same laws
+    // (hard links: one copy on disk); the new manifest still hashes every file, so each
+    // generation verifies on its own.
+    let laws_input = laws_part_input(data_dir, &statutes)?;
+    let mut shared = Vec::new();
+    let reused_laws = match generation_with_part(&gens, current_id(data_dir).as_deref(), LAWS_DIR, &laws_input) {
+        Some((from, dir)) => {
+            let (files, bytes) = link_part(&dir, &tmp.join(LAWS_DIR))?;
+            shared.push(SharedPart { part: LAWS_DIR, from, files, bytes });
+            true
+        }
+        None => false,
+    };
+
     // Store and index, law by law.
     let conn = store::create(&tmp.join(STORE_FILE))?;
-    let laws_idx = Index::create_in_dir(tmp.join(LAWS_DIR), laws_index::schema())?;
-    analysis::register(&laws_idx);
-    let f = LawFields::from_schema(&laws_idx.schema())?;
-    let mut writer: tantivy::IndexWriter<TantivyDocument> = laws_idx.writer_with_num_threads(2, 256 << 20)?;
+    let mut laws_writer: Option<(tantivy::IndexWriter<TantivyDocument>, LawFields)> = if reused_laws {
+        None
+    } else {
+        let laws_idx = Index::create_in_dir(tmp.join(LAWS_DIR), laws_index::schema())?;
+        analysis::register(&laws_idx);
+        let f = LawFields::from_schema(&laws_idx.schema())?;
+        Some((laws_idx.writer_with_num_threads(2, 256 << 20)?, f))
+    };
     let slug_to_id: BTreeMap<&str, i64> =
         statutes.laws.iter().enumerate().map(|(i, l)| (l.slug.as_str(), i as i64 + 1)).collect();
     let mut codes_by_law: BTreeMap<i64, Vec<String>> = BTreeMap::new();
@@ -457,6 +546,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
                     text_length,
                     law_offset as i64
                 ])?;
+                let Some((writer, f)) = laws_writer.as_mut() else { continue };
                 let mut doc = TantivyDocument::default();
                 doc.add_u64(f.section_id, section_id as u64);
                 doc.add_u64(f.law_id, law_id as u64);
@@ -524,8 +614,10 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     }
     // The laws index is complete: commit it now, so its writer's memory is not held while
     // the decisions are written.
-    writer.commit()?;
-    writer.wait_merging_threads()?;
+    if let Some((mut writer, _)) = laws_writer {
+        writer.commit()?;
+        writer.wait_merging_threads()?;
+    }
     let dec_idx = Index::create_in_dir(tmp.join(DECISIONS_DIR), decisions_index::schema())?;
     analysis::register(&dec_idx);
     let dec_fields = DecisionFields::from_schema(&dec_idx.schema())?;
@@ -587,6 +679,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
         sources,
         counts,
         files,
+        part_inputs: BTreeMap::from([(LAWS_DIR.to_string(), laws_input)]),
     };
     std::fs::write(tmp.join(MANIFEST_FILE), serde_json::to_vec_pretty(&manifest)?)?;
     fsync_tree(&tmp)?;
@@ -600,10 +693,17 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     crate::verified_stamp::write_stamp(data_dir, &final_dir, &manifest);
     let seconds = started.elapsed().as_secs_f64();
     if opts.no_publish {
-        return Ok(BuildOutcome::Built { id, laws: laws_n, sections: sections_n, decisions: dec.decisions, seconds });
+        return Ok(BuildOutcome::Built {
+            id,
+            laws: laws_n,
+            sections: sections_n,
+            decisions: dec.decisions,
+            seconds,
+            shared,
+        });
     }
     write_current(data_dir, &id)?;
-    Ok(BuildOutcome::Published { id, laws: laws_n, sections: sections_n, decisions: dec.decisions, seconds })
+    Ok(BuildOutcome::Published { id, laws: laws_n, sections: sections_n, decisions: dec.decisions, seconds, shared })
 }
 
 /// Generation ids a running `serve` declared it holds open (`data/leases/<pid>`), live pids only.

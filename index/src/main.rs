@@ -41,6 +41,22 @@ enum Cmd {
     },
 }
 
+/// "; shared with <id>: laws (N files, M MB)" for the parts linked from an earlier generation.
+fn shared_note(shared: &[generation::SharedPart]) -> String {
+    shared
+        .iter()
+        .map(|p| {
+            format!(
+                "; {} shared with {} ({} files, {:.1} MB, hard links)",
+                p.part,
+                p.from,
+                p.files,
+                p.bytes as f64 / 1e6
+            )
+        })
+        .collect()
+}
+
 fn main() {
     catalog::cli::init_tracing();
     let args = Args::parse();
@@ -55,11 +71,13 @@ fn main() {
             let opts = BuildOptions { force, git_commit, no_publish, pause_after_laws };
             generation::build(&args.data_dir, &opts).map(|o| match o {
                 BuildOutcome::Unchanged { id } => format!("index: unchanged, CURRENT stays {id}"),
-                BuildOutcome::Published { id, laws, sections, decisions, seconds } => format!(
-                    "index: published {id}: {laws} laws, {sections} sections, {decisions} decisions in {seconds:.1} s"
+                BuildOutcome::Published { id, laws, sections, decisions, seconds, shared } => format!(
+                    "index: published {id}: {laws} laws, {sections} sections, {decisions} decisions in {seconds:.1} s{}",
+                    shared_note(&shared)
                 ),
-                BuildOutcome::Built { id, laws, sections, decisions, seconds } => format!(
-                    "index: built {id} (not published): {laws} laws, {sections} sections, {decisions} decisions in {seconds:.1} s"
+                BuildOutcome::Built { id, laws, sections, decisions, seconds, shared } => format!(
+                    "index: built {id} (not published): {laws} laws, {sections} sections, {decisions} decisions in {seconds:.1} s{}",
+                    shared_note(&shared)
                 ),
             })
         }

@@ -80,6 +80,7 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     }
     assert!(changed_ids.len() >= 5, "too few records changed: {}", changed_ids.len());
     write_gz_lines(&dump, &lines);
+    let before_id = legal_tests::current_id(&data);
     let log = stages(&data, &mirror.base_url(), &dump, true);
     assert_eq!(
         count_before(&log, "normalised,"),
@@ -106,6 +107,37 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     );
     assert_eq!(count_before(&log, "unchanged and only bound anew"), total - affected.len(), "{log}");
     assert!(log.contains("index: published"), "{log}");
+
+    // The new generation shares the part that did not change (the laws' index, built from the
+    // same laws) with the one before: the same inodes, one copy on disk. Each still verifies
+    // on its own, every file hashed against its own manifest.
+    let after_id = legal_tests::current_id(&data);
+    assert_ne!(after_id, before_id);
+    assert!(log.contains(&format!("laws shared with {before_id}")), "{log}");
+    let gens = data.join("generations");
+    let inodes = |id: &str, part: &str| -> Vec<(String, u64)> {
+        let mut v: Vec<(String, u64)> = std::fs::read_dir(gens.join(id).join(part))
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::os::unix::fs::MetadataExt::ino(&e.metadata().unwrap()),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let (old_laws, new_laws) = (inodes(&before_id, "laws"), inodes(&after_id, "laws"));
+    assert!(old_laws.len() > 3, "{old_laws:?}");
+    assert_eq!(new_laws, old_laws, "the laws' index files are not the same files");
+    let (old_dec, new_dec) = (inodes(&before_id, "decisions"), inodes(&after_id, "decisions"));
+    assert!(new_dec.iter().all(|f| !old_dec.contains(f)), "a changed part shares files");
+    for id in [&before_id, &after_id] {
+        let out = run_stage_ok("index", &["--data-dir", data.to_str().unwrap(), "verify", id]);
+        assert!(out.contains("verified"), "{id}: {out}");
+    }
 
     // What the incremental run wrote is what a run from scratch on the changed input writes.
     let fresh = work.path().join("fresh");
