@@ -69,7 +69,7 @@ fn main() {
         tools_page_size: args.tools_page_size,
         max_batch_response_bytes: args.max_batch_response_bytes,
         max_response_bytes: args.max_response_bytes,
-        limits: serve::http_server::Limits {
+        limits: serve::app::Limits {
             max_connections: args.max_connections,
             header_read_timeout: Duration::from_millis(args.header_read_timeout_ms.max(100)),
             body_read_timeout: Duration::from_millis(args.body_read_timeout_ms.max(100)),

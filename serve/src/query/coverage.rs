@@ -22,7 +22,7 @@ use index::store::file_number_norm;
 use rusqlite::params;
 use serde_json::{Value, json};
 
-use crate::answer::ToolError;
+use crate::contract::answer::ToolError;
 
 /// Where a case citation we hold nothing of lies.
 pub enum Placement {

@@ -24,7 +24,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
-use crate::App;
+use crate::app::App;
 
 model::closed_set! {
     /// Why the HTTP layer refused a request before it reached a tool.

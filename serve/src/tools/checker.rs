@@ -24,11 +24,11 @@ use model::{LawCitationStatus, Verdict};
 use rusqlite::params;
 use serde_json::{Map, Value, json};
 
-use crate::answer::{ErrorCode, ToolError};
-use crate::args::Args;
-use crate::dating::TextDating;
-use crate::decisions::Decision;
-use crate::laws::{BookLookup, Law, lookup_book};
+use crate::contract::answer::{ErrorCode, ToolError};
+use crate::contract::args::Args;
+use crate::query::dating::TextDating;
+use crate::tools::decisions::Decision;
+use crate::tools::laws::{BookLookup, Law, lookup_book};
 use resolve::case_law::{Narrowed, narrow_by_court, narrow_by_date};
 
 pub const MIN_CHARS: usize = 50;
@@ -107,7 +107,7 @@ impl<'g> Checker<'g> {
         self
     }
 
-    /// The date `l` is cited on, as the text or the reference date states it (see [`crate::dating`]).
+    /// The date `l` is cited on, as the text or the reference date states it (see [`crate::query::dating`]).
     fn citation_date(&self, l: &LawCitation) -> Option<(String, &'static str)> {
         let reference = self.reference_date.as_deref().filter(|d| index::decision_writer::date_number(d).is_some());
         self.dating.date_of(l, reference).map(|(d, basis)| (d, basis.as_str()))
@@ -392,11 +392,11 @@ impl<'g> Checker<'g> {
         );
         let candidates: Vec<Decision> = match c.kind {
             CaseKind::FileNumber | CaseKind::EuCase | CaseKind::EcthrApplication => match &c.file_number {
-                Some(n) => crate::decisions::decisions_by_file_number(self.g, &file_number_norm(n))?,
+                Some(n) => crate::tools::decisions::decisions_by_file_number(self.g, &file_number_norm(n))?,
                 None => Vec::new(),
             },
             CaseKind::Ecli => match &c.ecli {
-                Some(e) => crate::decisions::decisions_by_ecli(self.g, &ecli_norm(e))?,
+                Some(e) => crate::tools::decisions::decisions_by_ecli(self.g, &ecli_norm(e))?,
                 None => Vec::new(),
             },
             CaseKind::Reporter => {
@@ -528,18 +528,18 @@ impl<'g> Checker<'g> {
     }
 
     /// A case citation nothing held matches: `not_found` only inside a window measured
-    /// exhaustive, else `out_of_coverage` with the boundary and its reason ([`crate::coverage`]).
+    /// exhaustive, else `out_of_coverage` with the boundary and its reason ([`crate::query::coverage`]).
     /// Held decisions that cite the same court and file number are named in
     /// `evidence.attested_by`: a pointer that the decision exists, never a verdict.
     fn unheld_case(&self, f: &mut Finding, c: &CaseCitation) -> Result<(), ToolError> {
-        let attested = crate::coverage::attested_by(self.g, c)?;
-        let mut evidence = match crate::coverage::place(self.g, c)? {
-            crate::coverage::Placement::Exhaustive(window) => {
+        let attested = crate::query::coverage::attested_by(self.g, c)?;
+        let mut evidence = match crate::query::coverage::place(self.g, c)? {
+            crate::query::coverage::Placement::Exhaustive(window) => {
                 f.verdict = Verdict::NotFound;
                 f.reason = Some("no_decision_match".into());
                 json!({"reason": "no_decision_match", "file_number": c.file_number, "ecli": c.ecli, "window": window})
             }
-            crate::coverage::Placement::Outside(boundary) => {
+            crate::query::coverage::Placement::Outside(boundary) => {
                 f.verdict = Verdict::OutOfCoverage;
                 f.reason = Some("outside_coverage_map".into());
                 let why = match boundary["reason"].as_str().unwrap_or("") {
@@ -748,11 +748,11 @@ pub fn check_text(g: &Generation, text: &str, reference_date: Option<String>) ->
     // Each finding is a few store look-ups; a text with thousands of citations stops at the
     // call's deadline instead of running on after the caller was answered `timeout`.
     for l in &ex.laws {
-        crate::deadline::check()?;
+        crate::contract::deadline::check()?;
         findings.push(checker.law_finding(l)?);
     }
     for c in &ex.cases {
-        crate::deadline::check()?;
+        crate::contract::deadline::check()?;
         findings.push(checker.case_finding(c)?);
     }
     findings.extend(cost_schedule_findings(text, &ex.law_names));
@@ -864,12 +864,13 @@ pub fn validate_citation(g: &Generation, a: &Args<'_>) -> Result<Map<String, Val
         Some(checker.law_finding(l)?)
     } else if let Some(c) = ex.cases.first() {
         Some(checker.case_finding(c)?)
-    } else if crate::decisions::looks_like_file_number(citation.trim())
-        || crate::decisions::looks_like_ecli(citation.trim())
+    } else if crate::tools::decisions::looks_like_file_number(citation.trim())
+        || crate::tools::decisions::looks_like_ecli(citation.trim())
     {
         // A bare Aktenzeichen or ECLI the scanner wants context for: look it up as such.
         let trimmed = citation.trim();
-        let kind = if crate::decisions::looks_like_ecli(trimmed) { CaseKind::Ecli } else { CaseKind::FileNumber };
+        let kind =
+            if crate::tools::decisions::looks_like_ecli(trimmed) { CaseKind::Ecli } else { CaseKind::FileNumber };
         let mut bare = CaseCitation::empty(0, citation.chars().count(), kind, trimmed.to_string());
         bare.raw = citation.clone();
         bare.file_number = Some(trimmed.to_string());

@@ -21,9 +21,9 @@ use model::{CaseCitationStatus, CitationRole, WithheldReason};
 use rusqlite::params;
 use serde_json::{Map, Value, json};
 
-use crate::answer::ToolError;
-use crate::args::Args;
-use crate::decisions::{Decision, decision_by_id, resolve_decision};
+use crate::contract::answer::ToolError;
+use crate::contract::args::Args;
+use crate::tools::decisions::{Decision, decision_by_id, resolve_decision};
 
 pub const IDS_MAX: usize = 10;
 pub const MAX_CHARS_DEFAULT: i64 = 60_000;
@@ -101,7 +101,7 @@ pub fn assemble_datapackage(g: &Generation, a: &Args<'_>) -> Result<Map<String, 
     let mut unresolved: Vec<Value> = Vec::new();
     let mut first_code = None;
     for id in &ids {
-        crate::deadline::check()?;
+        crate::contract::deadline::check()?;
         match resolve_decision(g, id, None, None) {
             Ok(d) => resolved.push(d),
             Err(e) => {

@@ -21,10 +21,10 @@ use tantivy::query::{BooleanQuery, Occur, PhraseQuery, Query, RangeQuery, TermQu
 use tantivy::schema::{IndexRecordOption, Term, Value as _};
 use tantivy::{DocAddress, Searcher, TantivyDocument};
 
-use crate::answer::{ErrorCode, ToolError};
-use crate::args::Args;
-use crate::laws::{query_words, slice_chars, snippet, words_query};
-use crate::snippets::Highlighter;
+use crate::contract::answer::{ErrorCode, ToolError};
+use crate::contract::args::Args;
+use crate::query::snippets::Highlighter;
+use crate::tools::laws::{query_words, slice_chars, snippet, words_query};
 
 pub const PAGE_SIZE_MAX: i64 = 20;
 pub const PAGE_MAX: i64 = 10;
@@ -800,7 +800,7 @@ pub(crate) fn match_query(g: &Generation, query: &str, filters: &Filters) -> Res
     let searcher = g.decisions_reader.searcher();
     // A § / Art. citation throughout (`§ 823 BGB`, `Art. 20 GG`): its words in order, close
     // together (`§ 823 Abs. 1 BGB` matches), never the words scattered over a passage.
-    let citation = crate::laws::parse_section_citation(trimmed).is_some() && words.len() >= 2;
+    let citation = crate::tools::laws::parse_section_citation(trimmed).is_some() && words.len() >= 2;
     let mut match_mode = if citation { MatchMode::CitationWordsInOrder } else { MatchMode::AllTermsInOnePassage };
     let mut q = if citation {
         let mut phrase = PhraseQuery::new(words.iter().map(|w| Term::from_field_text(f.text, w)).collect());
@@ -1150,7 +1150,7 @@ pub fn list_courts(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
     out.insert("has_more".into(), json!(offset + page.len() < total));
     out.insert("results".into(), Value::Array(page));
     // Decisions no court row counts, so the courts' holdings plus these are every decision held.
-    let facts = crate::statistics::fact_counts(g, None)?;
+    let facts = crate::tools::statistics::fact_counts(g, None)?;
     out.insert("decisions_without_court".into(), json!(facts.by_court.get(&None).copied().unwrap_or(0)));
     out.insert("decisions_held".into(), json!(facts.total));
     Ok(out)
@@ -1199,7 +1199,7 @@ pub fn list_facets(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
     let limit = a.int("limit", 50, 1, 1000)? as usize;
     // Court, branch, type and year are counted by the one definition every tool shares
     // (`statistics::fact_counts`); cited norms count decisions per norm.
-    use crate::statistics::Fact;
+    use crate::tools::statistics::Fact;
     let fact = match field {
         FacetField::CourtName => Some(Fact::Court),
         FacetField::CourtBranch => Some(Fact::Branch),
@@ -1221,7 +1221,7 @@ pub fn list_facets(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
     };
     let (mut values, unrecorded): (Vec<(String, i64)>, i64) = match fact {
         Some(fact) => {
-            let counts = crate::statistics::fact_counts(g, None)?;
+            let counts = crate::tools::statistics::fact_counts(g, None)?;
             let map = match fact {
                 Fact::Court => counts.by_court,
                 Fact::Branch => counts.by_branch,
@@ -1292,7 +1292,7 @@ pub fn cross_type_search(g: &Generation, a: &Args<'_>) -> Result<Map<String, Val
         Ok(m) => Value::Object(m),
         Err(e) => Value::Object(e.payload()),
     };
-    let laws = section(crate::laws::search_laws(g, &Args::new(&law_args)));
+    let laws = section(crate::tools::laws::search_laws(g, &Args::new(&law_args)));
     let decisions = section(search_decisions(g, &Args::new(&dec_args)));
     // What the decision results cite: the decisions and the norms most of them cite.
     let result_ids: Vec<String> = decisions["results"]

@@ -14,11 +14,11 @@ use std::sync::LazyLock;
 
 use serde_json::{Value, json};
 
-const DEFS: &str = include_str!("../schemas/_defs.json");
+const DEFS: &str = include_str!("../../schemas/_defs.json");
 
 macro_rules! schema_files {
     ($($name:literal),* $(,)?) => {
-        &[$(($name, include_str!(concat!("../schemas/", $name, ".json")))),*]
+        &[$(($name, include_str!(concat!("../../schemas/", $name, ".json")))),*]
     };
 }
 

@@ -17,9 +17,9 @@ use index::Generation;
 use model::SearchMode;
 use serde_json::{Map, Value, json};
 
-use crate::answer::ToolError;
-use crate::args::Args;
-use crate::decisions::{Filters, IDENTIFIER_BASIS, QueryMatch, match_query, text_basis};
+use crate::contract::answer::ToolError;
+use crate::contract::args::Args;
+use crate::tools::decisions::{Filters, IDENTIFIER_BASIS, QueryMatch, match_query, text_basis};
 
 /// Decisions per value of each fact (None = not recorded), and how many decisions counted.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -95,7 +95,7 @@ pub fn fact_counts(g: &Generation, only: Option<&HashSet<i64>>) -> Result<FactCo
     };
     let ids: Vec<i64> = keep.iter().copied().collect();
     for chunk in ids.chunks(500) {
-        crate::deadline::check()?;
+        crate::contract::deadline::check()?;
         let list = chunk.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
         let sql = format!(
             "SELECT court, branch, document_type, year, COUNT(*) FROM decision_facts

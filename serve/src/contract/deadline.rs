@@ -1,7 +1,7 @@
 //! The deadline of the tool call running on this thread, so that long loops stop when the
 //! caller has already been answered `timeout`.
 //!
-//! [`crate::run_tool`] runs every call on a blocking thread and sets the deadline there
+//! [`crate::app::run_tool`] runs every call on a blocking thread and sets the deadline there
 //! ([`scope`]); expensive loops (checking citation after citation, walking the graph,
 //! assembling a data package, counting) call [`check`] between steps and return its error.
 //! A thread-local keeps the deadline out of every tool's signature: tools that never loop
@@ -10,7 +10,7 @@
 use std::cell::Cell;
 use std::time::Instant;
 
-use crate::answer::{ErrorCode, ToolError};
+use crate::contract::answer::{ErrorCode, ToolError};
 
 thread_local! {
     static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };

@@ -2,15 +2,22 @@
 //! per capability. MCP `tools/list` / `tools/call` and the REST routes both go through
 //! [`call`], so payloads are identical on both transports.
 
+pub mod checker;
+pub mod citations;
+pub mod datapackage;
+pub mod decisions;
+pub mod laws;
+pub mod output_schema;
+pub mod statistics;
+
 use std::sync::Arc;
 
 use index::Generation;
 use model::{Branch, CitingSort, ClosedSet, DecisionSort, FacetField, GraphDirection, LawPart};
 use serde_json::{Map, Value, json};
 
-use crate::answer::{ErrorCode, GenerationRef, ToolError, with_envelope};
-use crate::args::Args;
-use crate::{checker, citations, datapackage, decisions, laws, statistics};
+use crate::contract::answer::{ErrorCode, GenerationRef, ToolError, with_envelope};
+use crate::contract::args::Args;
 
 type Run = fn(&Generation, &Args<'_>) -> Result<Map<String, Value>, ToolError>;
 
@@ -23,7 +30,7 @@ pub struct Tool {
     /// ([`COMMON_REFUSALS`]); listed in its description.
     pub refusals: &'static [ErrorCode],
     /// Lists (JSON pointers) that rows are dropped from, in this order, when an answer is over
-    /// the response budget ([`crate::budget`]); empty for tools whose answers are bounded by
+    /// the response budget ([`crate::app::budget`]); empty for tools whose answers are bounded by
     /// their arguments or page their text by offset/length.
     pub shed: &'static [&'static str],
     pub run: Run,
@@ -79,7 +86,7 @@ impl Tool {
             "title": self.title,
             "description": self.full_description(),
             "inputSchema": (self.schema)(),
-            "outputSchema": crate::output_schema::for_tool(self.name),
+            "outputSchema": crate::tools::output_schema::for_tool(self.name),
             "annotations": {
                 "title": self.title,
                 "readOnlyHint": true,

@@ -5,7 +5,7 @@
 use model::ClosedSet;
 use serde_json::{Map, Value};
 
-use crate::answer::ToolError;
+use crate::contract::answer::ToolError;
 
 pub struct Args<'a> {
     map: &'a Map<String, Value>,

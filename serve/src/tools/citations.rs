@@ -13,9 +13,9 @@ use model::{CitingSort, GraphDirection};
 use rusqlite::params;
 use serde_json::{Map, Value, json};
 
-use crate::answer::ToolError;
-use crate::args::Args;
-use crate::decisions::{Decision, canonical_norm, decision_by_id, resolve_decision};
+use crate::contract::answer::ToolError;
+use crate::contract::args::Args;
+use crate::tools::decisions::{Decision, canonical_norm, decision_by_id, resolve_decision};
 
 fn id_arg(g: &Generation, a: &Args<'_>) -> Result<Decision, ToolError> {
     let id = a.str_req("id", 200)?;
@@ -134,7 +134,7 @@ pub fn get_citing_cases(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
     let edges: std::collections::HashMap<i64, (String, i64)> =
         citing_of(g, d.id)?.into_iter().map(|(cid, role, n)| (cid, (role, n))).collect();
     let total = edges.len();
-    let page: Vec<Value> = crate::decisions::decisions_page(
+    let page: Vec<Value> = crate::tools::decisions::decisions_page(
         g,
         "SELECT citing_id FROM citation_edges WHERE cited_id = ?1",
         &d.id,
@@ -178,7 +178,7 @@ pub fn get_citation_graph(g: &Generation, a: &Args<'_>) -> Result<Map<String, Va
     for level in 1..=depth {
         let mut next = Vec::new();
         for &from in &frontier {
-            crate::deadline::check()?;
+            crate::contract::deadline::check()?;
             let mut hops: Vec<(i64, i64, String, i64, &str)> = Vec::new(); // (other, citing, role, n, dir)
             if direction != GraphDirection::Incoming {
                 let out = GraphDirection::Outgoing.as_str();
@@ -290,7 +290,7 @@ pub fn get_cases_for_law(g: &Generation, a: &Args<'_>) -> Result<Map<String, Val
         Ok(n as usize)
     })?;
     let ids_sql = "SELECT DISTINCT decision_id FROM decision_norms WHERE norm = ?1";
-    let ds = crate::decisions::decisions_page(g, ids_sql, &token, total, order, limit, offset)?;
+    let ds = crate::tools::decisions::decisions_page(g, ids_sql, &token, total, order, limit, offset)?;
     let rows: Vec<Value> = ds.iter().map(Decision::summary).collect();
     let mut out = Map::new();
     out.insert("norm".into(), json!({"given": given, "canonical": token}));
@@ -337,7 +337,7 @@ pub fn corpus_coverage(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
     })?;
-    let facts = crate::statistics::fact_counts(g, None)?;
+    let facts = crate::tools::statistics::fact_counts(g, None)?;
     let sources = &g.manifest.sources;
     let mut buckets: Vec<Value> = Vec::new();
     for b in &map.buckets {
@@ -352,12 +352,12 @@ pub fn corpus_coverage(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value
         v["source_in_this_generation"] = json!(source_present);
         v["claimed_exhaustive"] = json!(b.exhaustive);
         // Null: this bucket is not measured against a toc here (statutes, dumps).
-        let measured = crate::coverage::measured(g, &b.bucket)?;
+        let measured = crate::query::coverage::measured(g, &b.bucket)?;
         v["measured_exhaustive"] = measured.as_ref().map(|m| m["measured_exhaustive"].clone()).unwrap_or(Value::Null);
         v["measured"] = measured.unwrap_or(Value::Null);
         buckets.push(v);
     }
-    use crate::statistics::Fact;
+    use crate::tools::statistics::Fact;
     let mut out = Map::new();
     out.insert("as_of".into(), json!(map.as_of));
     out.insert("generation_built_at".into(), json!(g.manifest.built_at));

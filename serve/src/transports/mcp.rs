@@ -32,7 +32,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use crate::App;
+use crate::app::App;
 use crate::tools::{self, TOOLS};
 
 /// Modern (stateless, per-request `_meta`) protocol versions.
@@ -546,7 +546,7 @@ async fn tools_call(app: &Arc<App>, params: &Value, _version: &str) -> Result<Va
         Some(Value::Object(m)) => m.clone(),
         Some(_) => return Err(RpcError::new(INVALID_PARAMS, "params.arguments must be an object")),
     };
-    let answer = crate::run_tool(app, tool, arguments, "mcp").await;
+    let answer = crate::app::run_tool(app, tool, arguments, "mcp").await;
     // Serialising a large answer (a whole law, a data package) is CPU work: off the async
     // workers, like the call itself.
     let result = tokio::task::spawn_blocking(move || {

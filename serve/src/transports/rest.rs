@@ -12,7 +12,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
 
-use crate::App;
+use crate::app::App;
 use crate::tools::{self, TOOLS};
 
 fn respond(answer: tools::Answer) -> Response {
@@ -45,14 +45,14 @@ fn args_from_query(q: Vec<(String, String)>) -> Map<String, Value> {
 
 async fn call_named(app: &Arc<App>, name: &str, args: Map<String, Value>) -> Response {
     let tool = tools::find(name).expect("REST routes name registered tools");
-    respond(crate::run_tool(app, tool, args, "rest").await)
+    respond(crate::app::run_tool(app, tool, args, "rest").await)
 }
 
-/// The handler of one row of [`crate::REST_ROUTES`].
+/// The handler of one row of [`crate::transports::http::REST_ROUTES`].
 pub fn route_handler(route: &crate::RestRoute) -> axum::routing::MethodRouter<Arc<App>> {
     match route.binding {
-        crate::RestBinding::Query => tool_route(route.tool),
-        crate::RestBinding::TextBody => axum::routing::post(check_citations),
+        crate::transports::http::RestBinding::Query => tool_route(route.tool),
+        crate::transports::http::RestBinding::TextBody => axum::routing::post(check_citations),
     }
 }
 
@@ -96,13 +96,13 @@ async fn check_citations(
         match serde_json::from_slice::<Value>(&body) {
             Ok(Value::Object(m)) => args.extend(m),
             _ => {
-                let e = crate::answer::ToolError::invalid(
+                let e = crate::contract::answer::ToolError::invalid(
                     "the JSON body must be an object with `text`",
                     "Send {\"text\": \"…\"} or the plain text with Content-Type: text/plain.",
                 );
                 return (
                     StatusCode::BAD_REQUEST,
-                    Json(Value::Object(crate::answer::with_envelope(e.payload(), None, &[]))),
+                    Json(Value::Object(crate::contract::answer::with_envelope(e.payload(), None, &[]))),
                 )
                     .into_response();
             }
@@ -113,10 +113,13 @@ async fn check_citations(
                 args.insert("text".into(), Value::String(text));
             }
             Err(_) => {
-                let e = crate::answer::ToolError::invalid("the body is not UTF-8 text", "Send the text as UTF-8.");
+                let e = crate::contract::answer::ToolError::invalid(
+                    "the body is not UTF-8 text",
+                    "Send the text as UTF-8.",
+                );
                 return (
                     StatusCode::BAD_REQUEST,
-                    Json(Value::Object(crate::answer::with_envelope(e.payload(), None, &[]))),
+                    Json(Value::Object(crate::contract::answer::with_envelope(e.payload(), None, &[]))),
                 )
                     .into_response();
             }
@@ -128,10 +131,15 @@ async fn check_citations(
 /// `POST /api/tools/{name}` with the arguments as a JSON object: any tool, as over MCP.
 pub async fn call_tool(State(app): State<Arc<App>>, Path(name): Path<String>, body: Bytes) -> Response {
     let Some(tool) = tools::find(&name) else {
-        let e =
-            crate::answer::ToolError::invalid(format!("unknown tool {name:?}"), "See /api/openapi.json for the tools.")
-                .with("tools", TOOLS.iter().map(|t| t.name).collect::<Vec<_>>());
-        return (StatusCode::NOT_FOUND, Json(Value::Object(crate::answer::with_envelope(e.payload(), None, &[]))))
+        let e = crate::contract::answer::ToolError::invalid(
+            format!("unknown tool {name:?}"),
+            "See /api/openapi.json for the tools.",
+        )
+        .with("tools", TOOLS.iter().map(|t| t.name).collect::<Vec<_>>());
+        return (
+            StatusCode::NOT_FOUND,
+            Json(Value::Object(crate::contract::answer::with_envelope(e.payload(), None, &[]))),
+        )
             .into_response();
     };
     let args = if body.is_empty() {
@@ -140,19 +148,19 @@ pub async fn call_tool(State(app): State<Arc<App>>, Path(name): Path<String>, bo
         match serde_json::from_slice::<Value>(&body) {
             Ok(Value::Object(m)) => m,
             Ok(_) | Err(_) => {
-                let e = crate::answer::ToolError::invalid(
+                let e = crate::contract::answer::ToolError::invalid(
                     "the request body must be a JSON object of arguments",
                     "Send e.g. {\"book\": \"BGB\", \"section\": \"823\"}.",
                 );
                 return (
                     StatusCode::BAD_REQUEST,
-                    Json(Value::Object(crate::answer::with_envelope(e.payload(), None, &[]))),
+                    Json(Value::Object(crate::contract::answer::with_envelope(e.payload(), None, &[]))),
                 )
                     .into_response();
             }
         }
     };
-    respond(crate::run_tool(&app, tool, args, "rest").await)
+    respond(crate::app::run_tool(&app, tool, args, "rest").await)
 }
 
 fn query_params(schema: &Value, skip: &[&str]) -> Vec<Value> {
@@ -197,13 +205,15 @@ pub async fn openapi() -> Response {
                 "responses": {"200": ok, "400": err, "404": err, "409": err, "503": err}}}),
         );
     };
-    for route in crate::REST_ROUTES.iter().filter(|r| r.binding == crate::RestBinding::Query) {
+    for route in
+        crate::transports::http::REST_ROUTES.iter().filter(|r| r.binding == crate::transports::http::RestBinding::Query)
+    {
         get(route.path, route.tool, path_params(route.path).into_iter().map(path_param).collect());
     }
-    for route in crate::REST_ROUTES {
+    for route in crate::transports::http::REST_ROUTES {
         match route.binding {
-            crate::RestBinding::Query => {}
-            crate::RestBinding::TextBody => {
+            crate::transports::http::RestBinding::Query => {}
+            crate::transports::http::RestBinding::TextBody => {
                 let t = tools::find(route.tool).expect("tool");
                 paths.insert(
                     route.path.to_string(),
@@ -226,7 +236,7 @@ pub async fn openapi() -> Response {
     }
     Json(json!({
         "openapi": "3.1.0",
-        "info": {"title": "German legal data API", "version": crate::answer::API_VERSION,
+        "info": {"title": "German legal data API", "version": crate::contract::answer::API_VERSION,
                  "description": "Read-only REST transport of the MCP tools; same payloads."},
         "paths": paths,
         "components": {"schemas": {"Refusal": {"type": "object", "required": ["error_code", "message", "retryable", "hint"],

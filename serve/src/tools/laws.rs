@@ -14,8 +14,8 @@ use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::{IndexRecordOption, Term};
 use tantivy::tokenizer::TokenStream;
 
-use crate::answer::{ErrorCode, ToolError};
-use crate::args::Args;
+use crate::contract::answer::{ErrorCode, ToolError};
+use crate::contract::args::Args;
 
 const GII: &str = "https://www.gesetze-im-internet.de";
 
@@ -763,7 +763,7 @@ pub fn search_laws(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
             match_mode = MatchMode::AnyTerm;
         }
         total = count;
-        let mut highlighter = crate::snippets::Highlighter::new(&words);
+        let mut highlighter = crate::query::snippets::Highlighter::new(&words);
         for (score, addr) in top {
             // The section id from the fast field: the stored text is read once, from the store.
             let ids = searcher.segment_reader(addr.segment_ord).fast_fields().u64("section_id")?;
@@ -874,7 +874,7 @@ pub fn platform_info(g: &Generation, _a: &Args<'_>) -> Result<Map<String, Value>
             "scope_note": "Federal law only; Land law is not held.",
         }),
     );
-    out.insert("decisions".into(), crate::decisions::holdings(g)?);
+    out.insert("decisions".into(), crate::tools::decisions::holdings(g)?);
     out.insert(
         "build".into(),
         json!({

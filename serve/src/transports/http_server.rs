@@ -20,25 +20,7 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-use crate::App;
-
-/// Connection-level limits of the server.
-#[derive(Debug, Clone)]
-pub struct Limits {
-    pub max_connections: usize,
-    pub header_read_timeout: Duration,
-    pub body_read_timeout: Duration,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            max_connections: 1024,
-            header_read_timeout: Duration::from_secs(10),
-            body_read_timeout: Duration::from_secs(30),
-        }
-    }
-}
+use crate::app::{App, Limits};
 
 /// Serves `router` on `listener` until `shutdown` resolves.
 pub async fn serve_connections(

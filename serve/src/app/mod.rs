@@ -1,0 +1,121 @@
+//! The application layer: the server's configuration, the served generation ([`swap`]), the
+//! metrics, and [`run_tool`], the one way a transport runs a tool (off the async workers, under
+//! the call deadline, within the response budget).
+//!
+//! Layering (see ARCHITECTURE.md): transports → app → tools → query → store; `contract`
+//! (the answer envelope, refusals, typed arguments, the call deadline) is shared by all.
+
+pub mod budget;
+pub mod metrics;
+pub mod swap;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value};
+
+use crate::contract::answer::{ErrorCode, ToolError, with_envelope};
+use crate::contract::deadline;
+use crate::tools;
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub data_dir: PathBuf,
+    /// Allowed `Origin` values; entries without a port allow any port; `*` allows all.
+    pub allowed_origins: Vec<String>,
+    /// Allowed `Host` names (any port); `*` allows all.
+    pub allowed_hosts: Vec<String>,
+    pub max_body_bytes: usize,
+    pub tool_timeout: Duration,
+    pub poll_interval: Duration,
+    pub tools_page_size: usize,
+    /// Most bytes of responses one JSON-RPC batch returns; past it the remaining requests are
+    /// answered "not run" (-32001) instead of being run. Nothing is cut inside an answer.
+    pub max_batch_response_bytes: usize,
+    /// Most bytes of one tool answer; over it, rows are dropped from the end of the tool's
+    /// lists and the answer says so (`payload_truncated`, [`budget`]).
+    pub max_response_bytes: usize,
+    /// Connection cap and header/body/idle timeouts.
+    pub limits: Limits,
+}
+
+impl Config {
+    pub fn default_origins() -> Vec<String> {
+        ["http://localhost", "https://localhost", "http://127.0.0.1", "https://127.0.0.1", "http://[::1]"]
+            .into_iter()
+            .map(String::from)
+            .collect()
+    }
+
+    pub fn default_hosts() -> Vec<String> {
+        ["localhost", "127.0.0.1", "[::1]"].into_iter().map(String::from).collect()
+    }
+}
+
+pub struct App {
+    pub config: Config,
+    pub slot: Arc<swap::Slot>,
+    pub metrics: metrics::Metrics,
+}
+
+/// Runs one tool call off the async executor, with the configured timeout.
+pub async fn run_tool(
+    app: &Arc<App>,
+    tool: &'static tools::Tool,
+    arguments: Map<String, Value>,
+    transport: &str,
+) -> tools::Answer {
+    let started = Instant::now();
+    let generation = app.slot.get();
+    let gref = generation.as_deref().map(tools::generation_ref);
+    // The deadline also travels into the blocking thread, where long loops check it
+    // (`deadline::check`): a call answered `timeout` stops instead of burning CPU on.
+    let deadline = started + app.config.tool_timeout;
+    let budget_bytes = app.config.max_response_bytes;
+    let task = tokio::task::spawn_blocking(move || {
+        deadline::scope(deadline, || {
+            let mut answer = tools::call(tool, generation, &arguments);
+            if answer.error.is_none() {
+                budget::fit(&mut answer.body, tool.shed, budget_bytes);
+            }
+            answer
+        })
+    });
+    let answer = match tokio::time::timeout(app.config.tool_timeout, task).await {
+        Ok(Ok(a)) => a,
+        Ok(Err(join)) => {
+            let e = ToolError::internal(format!("tool {} failed: {join}", tool.name));
+            tools::Answer { body: with_envelope(e.payload(), gref.as_ref(), &[]), error: Some(e.code) }
+        }
+        Err(_) => {
+            let e = ToolError::new(
+                ErrorCode::Timeout,
+                format!("{} did not finish within {} ms", tool.name, app.config.tool_timeout.as_millis()),
+                "Narrow the request (smaller limit or length) and retry.",
+            );
+            tools::Answer { body: with_envelope(e.payload(), gref.as_ref(), &[]), error: Some(e.code) }
+        }
+    };
+    let outcome = answer.error.map(|c| c.as_str()).unwrap_or("ok");
+    app.metrics.observe(transport, tool.name, outcome, started.elapsed().as_secs_f64());
+    answer
+}
+
+/// Connection-level limits of the server.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    pub max_connections: usize,
+    pub header_read_timeout: Duration,
+    pub body_read_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_connections: 1024,
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(30),
+        }
+    }
+}

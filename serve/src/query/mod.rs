@@ -1,0 +1,9 @@
+//! The query layer: what the tools ask of a generation beyond a row look-up. Decision filters
+//! and search, identifiers (Aktenzeichen, ECLI, § citations, book names), text helpers,
+//! snippets with highlights ([`snippets`]), the dates a text states ([`dating`]) and where a
+//! cited decision lies on the coverage map ([`coverage`]). It imports only the store and the
+//! contract.
+
+pub mod coverage;
+pub mod dating;
+pub mod snippets;
