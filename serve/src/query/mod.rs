@@ -6,4 +6,10 @@
 
 pub mod coverage;
 pub mod dating;
+pub mod decision_search;
+pub mod facts;
+pub mod filters;
+pub mod identifiers;
+pub mod law_search;
 pub mod snippets;
+pub mod text;

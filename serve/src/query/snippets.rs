@@ -121,7 +121,7 @@ mod tests {
 
     #[test]
     fn fragments_highlight_stemmed_matches_in_code_points() {
-        let terms = crate::tools::laws::query_words("Geschäftsgeheimnisse Behörden");
+        let terms = crate::query::text::query_words("Geschäftsgeheimnisse Behörden");
         let mut h = Highlighter::new(&terms);
         let text = "Einleitung 😀 ohne Treffer. ".repeat(20)
             + "Die Behörde berief sich auf ein Geschäftsgeheimnis des Unternehmens.";

@@ -27,8 +27,9 @@ use serde_json::{Map, Value, json};
 use crate::contract::answer::{ErrorCode, ToolError};
 use crate::contract::args::Args;
 use crate::query::dating::TextDating;
-use crate::tools::decisions::Decision;
-use crate::tools::laws::{BookLookup, Law, lookup_book};
+use crate::query::identifiers::{BookLookup, lookup_book};
+use crate::store::decisions::Decision;
+use crate::store::laws::Law;
 use resolve::case_law::{Narrowed, narrow_by_court, narrow_by_date};
 
 pub const MIN_CHARS: usize = 50;
@@ -392,11 +393,11 @@ impl<'g> Checker<'g> {
         );
         let candidates: Vec<Decision> = match c.kind {
             CaseKind::FileNumber | CaseKind::EuCase | CaseKind::EcthrApplication => match &c.file_number {
-                Some(n) => crate::tools::decisions::decisions_by_file_number(self.g, &file_number_norm(n))?,
+                Some(n) => crate::store::decisions::decisions_by_file_number(self.g, &file_number_norm(n))?,
                 None => Vec::new(),
             },
             CaseKind::Ecli => match &c.ecli {
-                Some(e) => crate::tools::decisions::decisions_by_ecli(self.g, &ecli_norm(e))?,
+                Some(e) => crate::store::decisions::decisions_by_ecli(self.g, &ecli_norm(e))?,
                 None => Vec::new(),
             },
             CaseKind::Reporter => {
@@ -864,13 +865,13 @@ pub fn validate_citation(g: &Generation, a: &Args<'_>) -> Result<Map<String, Val
         Some(checker.law_finding(l)?)
     } else if let Some(c) = ex.cases.first() {
         Some(checker.case_finding(c)?)
-    } else if crate::tools::decisions::looks_like_file_number(citation.trim())
-        || crate::tools::decisions::looks_like_ecli(citation.trim())
+    } else if crate::query::identifiers::looks_like_file_number(citation.trim())
+        || crate::query::identifiers::looks_like_ecli(citation.trim())
     {
         // A bare Aktenzeichen or ECLI the scanner wants context for: look it up as such.
         let trimmed = citation.trim();
         let kind =
-            if crate::tools::decisions::looks_like_ecli(trimmed) { CaseKind::Ecli } else { CaseKind::FileNumber };
+            if crate::query::identifiers::looks_like_ecli(trimmed) { CaseKind::Ecli } else { CaseKind::FileNumber };
         let mut bare = CaseCitation::empty(0, citation.chars().count(), kind, trimmed.to_string());
         bare.raw = citation.clone();
         bare.file_number = Some(trimmed.to_string());

@@ -15,7 +15,8 @@ use serde_json::{Map, Value, json};
 
 use crate::contract::answer::ToolError;
 use crate::contract::args::Args;
-use crate::tools::decisions::{Decision, canonical_norm, decision_by_id, resolve_decision};
+use crate::query::identifiers::{canonical_norm, resolve_decision};
+use crate::store::decisions::{Decision, decision_by_id};
 
 fn id_arg(g: &Generation, a: &Args<'_>) -> Result<Decision, ToolError> {
     let id = a.str_req("id", 200)?;
@@ -134,7 +135,7 @@ pub fn get_citing_cases(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
     let edges: std::collections::HashMap<i64, (String, i64)> =
         citing_of(g, d.id)?.into_iter().map(|(cid, role, n)| (cid, (role, n))).collect();
     let total = edges.len();
-    let page: Vec<Value> = crate::tools::decisions::decisions_page(
+    let page: Vec<Value> = crate::store::decisions::decisions_page(
         g,
         "SELECT citing_id FROM citation_edges WHERE cited_id = ?1",
         &d.id,
@@ -290,7 +291,7 @@ pub fn get_cases_for_law(g: &Generation, a: &Args<'_>) -> Result<Map<String, Val
         Ok(n as usize)
     })?;
     let ids_sql = "SELECT DISTINCT decision_id FROM decision_norms WHERE norm = ?1";
-    let ds = crate::tools::decisions::decisions_page(g, ids_sql, &token, total, order, limit, offset)?;
+    let ds = crate::store::decisions::decisions_page(g, ids_sql, &token, total, order, limit, offset)?;
     let rows: Vec<Value> = ds.iter().map(Decision::summary).collect();
     let mut out = Map::new();
     out.insert("norm".into(), json!({"given": given, "canonical": token}));
@@ -337,7 +338,7 @@ pub fn corpus_coverage(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
     })?;
-    let facts = crate::tools::statistics::fact_counts(g, None)?;
+    let facts = crate::query::facts::fact_counts(g, None)?;
     let sources = &g.manifest.sources;
     let mut buckets: Vec<Value> = Vec::new();
     for b in &map.buckets {
@@ -357,7 +358,7 @@ pub fn corpus_coverage(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value
         v["measured"] = measured.unwrap_or(Value::Null);
         buckets.push(v);
     }
-    use crate::tools::statistics::Fact;
+    use crate::query::facts::Fact;
     let mut out = Map::new();
     out.insert("as_of".into(), json!(map.as_of));
     out.insert("generation_built_at".into(), json!(g.manifest.built_at));

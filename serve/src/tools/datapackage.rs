@@ -23,7 +23,8 @@ use serde_json::{Map, Value, json};
 
 use crate::contract::answer::ToolError;
 use crate::contract::args::Args;
-use crate::tools::decisions::{Decision, decision_by_id, resolve_decision};
+use crate::query::identifiers::resolve_decision;
+use crate::store::decisions::{Decision, decision_by_id};
 
 pub const IDS_MAX: usize = 10;
 pub const MAX_CHARS_DEFAULT: i64 = 60_000;

@@ -4,6 +4,7 @@
 
 pub mod checker;
 pub mod citations;
+pub mod courts;
 pub mod datapackage;
 pub mod decisions;
 pub mod laws;
@@ -30,7 +31,7 @@ pub struct Tool {
     /// ([`COMMON_REFUSALS`]); listed in its description.
     pub refusals: &'static [ErrorCode],
     /// Lists (JSON pointers) that rows are dropped from, in this order, when an answer is over
-    /// the response budget ([`crate::app::budget`]); empty for tools whose answers are bounded by
+    /// the response budget (applied by the app layer); empty for tools whose answers are bounded by
     /// their arguments or page their text by offset/length.
     pub shed: &'static [&'static str],
     pub run: Run,
@@ -506,7 +507,7 @@ pub static TOOLS: &[Tool] = &[
         schema: schema_list_courts,
         refusals: &[],
         shed: &["/results"],
-        run: decisions::list_courts,
+        run: courts::list_courts,
     },
     Tool {
         name: "get_court",
@@ -515,7 +516,7 @@ pub static TOOLS: &[Tool] = &[
         schema: schema_get_court,
         refusals: &[ErrorCode::CourtNotFound],
         shed: &[],
-        run: decisions::get_court,
+        run: courts::get_court,
     },
     Tool {
         name: "list_facets",
@@ -524,7 +525,7 @@ pub static TOOLS: &[Tool] = &[
         schema: schema_list_facets,
         refusals: &[],
         shed: &["/values"],
-        run: decisions::list_facets,
+        run: courts::list_facets,
     },
     Tool {
         name: "cross_type_search",

@@ -11,127 +11,15 @@
 //! source did not record is counted under `null` and said so (an undated decision is
 //! `year: null`, never dropped and never guessed).
 
-use std::collections::{BTreeMap, HashSet};
-
+use crate::contract::answer::ToolError;
+use crate::contract::args::Args;
+use crate::query::decision_search::{IDENTIFIER_BASIS, QueryMatch, match_query, text_basis};
+use crate::query::facts::{Fact, fact_counts, filtered_fact_counts};
+use crate::query::filters::Filters;
 use index::Generation;
 use model::SearchMode;
 use serde_json::{Map, Value, json};
-
-use crate::contract::answer::ToolError;
-use crate::contract::args::Args;
-use crate::tools::decisions::{Filters, IDENTIFIER_BASIS, QueryMatch, match_query, text_basis};
-
-/// Decisions per value of each fact (None = not recorded), and how many decisions counted.
-#[derive(Debug, Default, Clone, PartialEq)]
-pub struct FactCounts {
-    pub total: usize,
-    pub by_court: BTreeMap<Option<String>, usize>,
-    pub by_branch: BTreeMap<Option<String>, usize>,
-    pub by_document_type: BTreeMap<Option<String>, usize>,
-    pub by_year: BTreeMap<Option<String>, usize>,
-}
-
-impl FactCounts {
-    /// Rows of one breakdown, in the order every tool shows them.
-    pub fn rows(&self, fact: Fact) -> Vec<Value> {
-        let (map, key, by_count) = match fact {
-            Fact::Court => (&self.by_court, "court", true),
-            Fact::Branch => (&self.by_branch, "branch", true),
-            Fact::DocumentType => (&self.by_document_type, "document_type", true),
-            Fact::Year => (&self.by_year, "year", false),
-        };
-        rows(map.clone(), key, by_count)
-    }
-}
-
-/// The facts a decision is counted by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fact {
-    Court,
-    Branch,
-    DocumentType,
-    Year,
-}
-
-type Combo = (Option<String>, Option<String>, Option<String>, Option<String>, i64);
-
-impl FactCounts {
-    /// Adds `n` decisions of one (court, branch, document type, year) combination.
-    fn add(&mut self, (court, branch, document_type, year, n): Combo) {
-        let n = n as usize;
-        self.total += n;
-        *self.by_court.entry(court).or_default() += n;
-        *self.by_branch.entry(branch).or_default() += n;
-        *self.by_document_type.entry(document_type).or_default() += n;
-        *self.by_year.entry(year).or_default() += n;
-    }
-}
-
-/// Adds the combinations a `SELECT court, branch, document_type, year, count` returns.
-fn add_combos(
-    c: &rusqlite::Connection,
-    out: &mut FactCounts,
-    sql: &str,
-    args: &[rusqlite::types::Value],
-) -> anyhow::Result<()> {
-    let mut st = c.prepare(sql)?;
-    let rows = st.query_map(rusqlite::params_from_iter(args.iter()), |r| {
-        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-    })?;
-    for row in rows {
-        out.add(row?);
-    }
-    Ok(())
-}
-
-/// Counts the `decision_facts` of every held decision (the per-generation `fact_combos`,
-/// that view grouped at index time), or of `only` these decision ids (grouped in SQL).
-pub fn fact_counts(g: &Generation, only: Option<&HashSet<i64>>) -> Result<FactCounts, ToolError> {
-    let mut out = FactCounts::default();
-    let Some(keep) = only else {
-        let sql = "SELECT court, branch, document_type, year, decisions FROM fact_combos";
-        g.store.with(|c| add_combos(c, &mut out, sql, &[]))?;
-        return Ok(out);
-    };
-    let ids: Vec<i64> = keep.iter().copied().collect();
-    for chunk in ids.chunks(500) {
-        crate::contract::deadline::check()?;
-        let list = chunk.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
-        let sql = format!(
-            "SELECT court, branch, document_type, year, COUNT(*) FROM decision_facts
-             WHERE decision_id IN ({list}) GROUP BY 1, 2, 3, 4"
-        );
-        g.store.with(|c| add_combos(c, &mut out, &sql, &[]))?;
-    }
-    Ok(out)
-}
-
-/// Counts the `decision_facts` of the held decisions matching every filter, grouped in SQL.
-fn filtered_fact_counts(g: &Generation, filters: &Filters) -> Result<FactCounts, ToolError> {
-    let (conds, vals) = filters.sql_conditions_all(g)?;
-    let sql = format!(
-        "SELECT f.court, f.branch, f.document_type, f.year, COUNT(*)
-         FROM decision_facts f JOIN decisions d ON d.id = f.decision_id LEFT JOIN courts c ON c.id = d.court_id
-         WHERE {} GROUP BY 1, 2, 3, 4",
-        conds.join(" AND ")
-    );
-    let mut out = FactCounts::default();
-    g.store.with(|c| add_combos(c, &mut out, &sql, &vals))?;
-    Ok(out)
-}
-
-/// One count row: a value (null = not recorded) and its decisions.
-fn rows(counts: BTreeMap<Option<String>, usize>, key: &str, by_count: bool) -> Vec<Value> {
-    let mut v: Vec<(Option<String>, usize)> = counts.into_iter().collect();
-    if by_count {
-        // Busiest first; the unrecorded bucket last so it never looks like a top value.
-        v.sort_by(|a, b| a.0.is_none().cmp(&b.0.is_none()).then(b.1.cmp(&a.1)).then(a.0.cmp(&b.0)));
-    } else {
-        // Chronological, null (undated) last.
-        v.sort_by(|a, b| a.0.is_none().cmp(&b.0.is_none()).then(a.0.cmp(&b.0)));
-    }
-    v.into_iter().map(|(k, n)| json!({key: k, "decisions": n})).collect()
-}
+use std::collections::{BTreeMap, HashSet};
 
 /// `get_case_statistics(query?, court?, branch?, document_type?, date_from?, date_to?,
 /// cited_norm?, cited_case_id?)`.

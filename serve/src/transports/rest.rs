@@ -49,7 +49,7 @@ async fn call_named(app: &Arc<App>, name: &str, args: Map<String, Value>) -> Res
 }
 
 /// The handler of one row of [`crate::transports::http::REST_ROUTES`].
-pub fn route_handler(route: &crate::RestRoute) -> axum::routing::MethodRouter<Arc<App>> {
+pub fn route_handler(route: &crate::transports::http::RestRoute) -> axum::routing::MethodRouter<Arc<App>> {
     match route.binding {
         crate::transports::http::RestBinding::Query => tool_route(route.tool),
         crate::transports::http::RestBinding::TextBody => axum::routing::post(check_citations),

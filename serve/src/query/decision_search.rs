@@ -1,0 +1,345 @@
+//! Decision search: a query is an identifier (looked up exactly) or words and § citations (ranked passages grouped by decision), under the filters; pages, totals and their basis.
+
+use crate::contract::answer::ToolError;
+use crate::contract::args::Args;
+use crate::query::filters::Filters;
+use crate::query::identifiers::{looks_like_ecli, looks_like_file_number};
+use crate::query::snippets::Highlighter;
+use crate::query::text::{query_words, words_query};
+use crate::store::decisions::{Decision, citing_counts, decision_by_id, decisions_by_ecli, decisions_by_file_number};
+use index::Generation;
+use index::store::{ecli_norm, file_number_norm};
+use model::{DecisionSort, MatchMode, SearchMode};
+use serde_json::{Map, Value, json};
+use std::collections::{BTreeMap, HashSet};
+use tantivy::collector::{DocSetCollector, TopDocs};
+use tantivy::query::{BooleanQuery, Occur, PhraseQuery, Query, TermQuery};
+use tantivy::schema::{IndexRecordOption, Term, Value as _};
+use tantivy::{DocAddress, Searcher, TantivyDocument};
+
+pub const PAGE_SIZE_MAX: i64 = 20;
+
+pub const PAGE_MAX: i64 = 10;
+
+/// The distinct decision ids among every passage matching `q`.
+/// The distinct decisions among every passage matching `q`, each with its date
+/// (`YYYYMMDD`, from the index's fast field; None when undated), in index order.
+pub(crate) fn matching_decisions(searcher: &Searcher, q: &dyn Query) -> Result<Vec<(u64, Option<i64>)>, ToolError> {
+    let docs = searcher.search(q, &DocSetCollector)?;
+    let mut seen = HashSet::new();
+    let mut by_segment: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for DocAddress { segment_ord, doc_id } in docs {
+        by_segment.entry(segment_ord).or_default().push(doc_id);
+    }
+    let mut ids = Vec::new();
+    for (seg, mut docs) in by_segment {
+        docs.sort_unstable();
+        let reader = searcher.segment_reader(seg);
+        let id_col = reader.fast_fields().u64("decision_id").map_err(ToolError::internal)?;
+        let date_col = reader.fast_fields().i64("date").map_err(ToolError::internal)?;
+        for d in docs {
+            if let Some(v) = id_col.first(d)
+                && seen.insert(v)
+            {
+                ids.push((v, date_col.first(d)));
+            }
+        }
+    }
+    Ok(ids)
+}
+
+pub(crate) struct Hit {
+    pub(crate) decision_id: u64,
+    pub(crate) score: f32,
+    /// The decision's best passages (at most [`SNIPPETS_PER_ROW`]), best first.
+    passages: Vec<DocAddress>,
+}
+
+pub(crate) const SNIPPETS_PER_ROW: usize = 2;
+
+/// Best passages per decision, decisions in order of their best passage. Decision ids come
+/// from the fast field, so no stored document is read here; callers load only the passages
+/// of the rows they show.
+pub(crate) fn ranked_hits(searcher: &Searcher, q: &dyn Query, want: usize) -> Result<Vec<Hit>, ToolError> {
+    let mut limit = (want * 8).max(50);
+    loop {
+        let top = searcher.search(q, &TopDocs::with_limit(limit).order_by_score())?;
+        let exhausted = top.len() < limit;
+        let mut columns = BTreeMap::new();
+        let mut hits: Vec<Hit> = Vec::new();
+        let mut index_of: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+        for (score, addr) in top {
+            let col = match columns.entry(addr.segment_ord) {
+                std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::btree_map::Entry::Vacant(e) => e.insert(
+                    searcher
+                        .segment_reader(addr.segment_ord)
+                        .fast_fields()
+                        .u64("decision_id")
+                        .map_err(ToolError::internal)?,
+                ),
+            };
+            let Some(did) = col.first(addr.doc_id) else { continue };
+            match index_of.get(&did) {
+                Some(&i) if hits[i].passages.len() < SNIPPETS_PER_ROW => hits[i].passages.push(addr),
+                Some(_) => {}
+                None => {
+                    index_of.insert(did, hits.len());
+                    hits.push(Hit { decision_id: did, score, passages: vec![addr] });
+                }
+            }
+        }
+        if hits.len() >= want || exhausted || limit >= 20_000 {
+            return Ok(hits);
+        }
+        limit *= 4;
+    }
+}
+
+pub(crate) fn page_args(a: &Args<'_>) -> Result<(usize, usize), ToolError> {
+    let page = a.int("page", 1, 1, PAGE_MAX)? as usize;
+    let size = a.int("limit", 10, 1, PAGE_SIZE_MAX)? as usize;
+    Ok((page, size))
+}
+
+pub(crate) fn snippet_of(hl: &mut Highlighter, g: &Generation, doc: &TantivyDocument, max_chars: usize) -> Value {
+    let f = g.decision_fields;
+    let text = doc.get_first(f.text).and_then(|v| v.as_str()).unwrap_or("");
+    let rn_from = doc.get_first(f.rn_from).and_then(|v| v.as_u64()).unwrap_or(0);
+    let rn_to = doc.get_first(f.rn_to).and_then(|v| v.as_u64()).unwrap_or(0);
+    let section = doc.get_first(f.section).and_then(|v| v.as_str());
+    let frag = hl.fragment(text, max_chars);
+    json!({
+        "text": frag.text,
+        "highlights": frag.highlights,
+        "randnummer": if rn_from == 0 { Value::Null } else if rn_from == rn_to { json!(rn_from) } else { json!([rn_from, rn_to]) },
+        "section": section,
+    })
+}
+
+/// `search_decisions(query, court?, branch?, document_type?, date_from?, date_to?, sort?, page?, limit?)`.
+pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
+    let query = a.str_req("query", 500)?;
+    let filters = Filters::from_search_args(g, a)?;
+    let sort = a.closed::<DecisionSort>("sort")?.unwrap_or(DecisionSort::Relevance);
+    let (page, size) = page_args(a)?;
+    let mut out = Map::new();
+    out.insert("query".into(), json!(query));
+    out.insert("filters_applied".into(), filters.applied());
+    out.insert("sort".into(), json!(sort));
+    out.insert("page".into(), json!(page));
+    out.insert("limit".into(), json!(size));
+
+    let (q, words, citation, match_mode, ids) = match match_query(g, &query, &filters)? {
+        QueryMatch::Identifier { mode, decisions: mut found } => {
+            sort_decisions(&mut found, sort);
+            let total = found.len();
+            let rows: Vec<Value> = found
+                .iter()
+                .skip((page - 1) * size)
+                .take(size)
+                .map(|d| {
+                    let mut r = d.summary();
+                    r["matched_by"] = json!(mode);
+                    r["snippets"] = json!([]);
+                    r
+                })
+                .collect();
+            out.insert("mode".into(), json!(mode));
+            out.insert(
+                "mode_note".into(),
+                json!("The query is an identifier throughout, so it was looked up exactly, not searched as words."),
+            );
+            finish_page(&mut out, total, IDENTIFIER_BASIS, page, size, rows);
+            if total == 0
+                && !filters.is_empty()
+                && let Some(v) = filters.vocabulary(g)?
+            {
+                out.insert("filter_vocabulary".into(), v);
+            }
+            return Ok(out);
+        }
+        QueryMatch::Text { query, words, citation, match_mode, ids } => (query, words, citation, match_mode, ids),
+    };
+    let f = g.decision_fields;
+    let searcher = g.decisions_reader.searcher();
+    let total = ids.len();
+    let mut gen_ = Highlighter::new(&words);
+    let mut rows = Vec::new();
+    let start = (page - 1) * size;
+    if sort != DecisionSort::Relevance {
+        // date: newest first, undated last; most_cited: by citing_cases_count; ties by id.
+        // Only the page's rows are read from the store.
+        let mut ordered = ids.clone();
+        if sort == DecisionSort::Date {
+            ordered.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        } else {
+            let counts = citing_counts(g)?;
+            let count = |id: u64| counts.get(id as usize).copied().unwrap_or(0);
+            ordered.sort_by(|a, b| count(b.0).cmp(&count(a.0)).then(b.1.cmp(&a.1)).then(a.0.cmp(&b.0)));
+        }
+        let page_ids: Vec<u64> = ordered.iter().skip(start).take(size).map(|(id, _)| *id).collect();
+        // One query finds the best passages of every row of the page.
+        let id_filter: Vec<(Occur, Box<dyn Query>)> = page_ids
+            .iter()
+            .map(|id| {
+                let t = TermQuery::new(Term::from_field_u64(f.decision_id, *id), IndexRecordOption::Basic);
+                (Occur::Should, Box::new(t) as Box<dyn Query>)
+            })
+            .collect();
+        let within = BooleanQuery::new(vec![
+            (Occur::Must, Box::new(q.clone()) as Box<dyn Query>),
+            (Occur::Must, Box::new(BooleanQuery::new(id_filter))),
+        ]);
+        let hits = if page_ids.is_empty() { Vec::new() } else { ranked_hits(&searcher, &within, page_ids.len())? };
+        for id in page_ids {
+            let d = decision_by_id(g, id as i64)?;
+            let passages = hits.iter().find(|h| h.decision_id == id).map(|h| h.passages.clone()).unwrap_or_default();
+            let snippets: Vec<Value> = passages
+                .iter()
+                .map(|addr| searcher.doc::<TantivyDocument>(*addr).map(|doc| snippet_of(&mut gen_, g, &doc, 240)))
+                .collect::<tantivy::Result<_>>()?;
+            let mut r = d.summary();
+            r["matched_by"] = json!("text_match");
+            r["snippets"] = json!(snippets);
+            rows.push(r);
+        }
+    } else {
+        let hits = ranked_hits(&searcher, &q, start + size)?;
+        for h in hits.into_iter().skip(start).take(size) {
+            let d = decision_by_id(g, h.decision_id as i64)?;
+            let mut r = d.summary();
+            r["matched_by"] = json!("text_match");
+            r["score"] = json!(h.score);
+            r["snippets"] = json!(
+                h.passages
+                    .iter()
+                    .map(|addr| searcher.doc::<TantivyDocument>(*addr).map(|doc| snippet_of(&mut gen_, g, &doc, 240)))
+                    .collect::<tantivy::Result<Vec<_>>>()?
+            );
+            rows.push(r);
+        }
+    }
+    out.insert("mode".into(), json!(if citation { SearchMode::ExactCitation } else { SearchMode::Keyword }));
+    if citation {
+        out.insert("mode_note".into(), json!("The query is a § / Art. citation throughout, so it was matched as a citation (its words in order), not as loose words."));
+    }
+    out.insert("match_mode".into(), json!(match_mode));
+    finish_page(&mut out, total, text_basis(citation, match_mode), page, size, rows);
+    if total == 0
+        && !filters.is_empty()
+        && let Some(v) = filters.vocabulary(g)?
+    {
+        out.insert("filter_vocabulary".into(), v);
+    }
+    out.insert("scope".into(), json!("court decisions only; laws are searched by search_laws"));
+    Ok(out)
+}
+
+/// `total_basis` of an identifier query.
+pub(crate) const IDENTIFIER_BASIS: &str = "decisions_with_this_identifier_after_filters";
+
+/// `total_basis` of a word or § query.
+pub(crate) fn text_basis(citation: bool, match_mode: MatchMode) -> &'static str {
+    if citation {
+        "decisions_with_a_passage_citing_these_words_in_order"
+    } else if match_mode == MatchMode::AnyTerm {
+        "decisions_with_a_passage_containing_any_query_word"
+    } else {
+        "decisions_with_a_passage_containing_every_query_word"
+    }
+}
+
+/// What a decision query matched, before sorting and paging.
+pub(crate) enum QueryMatch {
+    /// The query is one Aktenzeichen or ECLI throughout: looked up exactly, then filtered.
+    Identifier { mode: SearchMode, decisions: Vec<Decision> },
+    /// Words or a § citation: every matching decision (id, date number) under the filters,
+    /// with the index query that found them (callers reuse it to pick snippets).
+    Text {
+        query: BooleanQuery,
+        words: Vec<String>,
+        citation: bool,
+        match_mode: MatchMode,
+        ids: Vec<(u64, Option<i64>)>,
+    },
+}
+
+/// The matching of `search_decisions`, shared with `get_case_statistics` so a count and a
+/// search under the same arguments always agree.
+pub(crate) fn match_query(g: &Generation, query: &str, filters: &Filters) -> Result<QueryMatch, ToolError> {
+    let trimmed = query.trim();
+    if looks_like_ecli(trimmed) || looks_like_file_number(trimmed) {
+        // Exact keyword mode: the query is an identifier throughout.
+        let (mode, mut found) = if looks_like_ecli(trimmed) {
+            (SearchMode::ExactEcli, decisions_by_ecli(g, &ecli_norm(trimmed))?)
+        } else {
+            (SearchMode::ExactFileNumber, decisions_by_file_number(g, &file_number_norm(trimmed))?)
+        };
+        filters.retain(g, &mut found)?;
+        return Ok(QueryMatch::Identifier { mode, decisions: found });
+    }
+    let words = query_words(query);
+    if words.is_empty() {
+        return Err(ToolError::invalid(
+            "the query has no searchable words",
+            "Send words, an Aktenzeichen or an ECLI, e.g. \"Betriebsgeheimnis\".",
+        ));
+    }
+    let f = g.decision_fields;
+    let build = |occur: Occur| words_query(&words, &[(f.text, 1.0), (f.heading, 2.0)], occur, filters.clauses(g));
+    let searcher = g.decisions_reader.searcher();
+    // A § / Art. citation throughout (`§ 823 BGB`, `Art. 20 GG`): its words in order, close
+    // together (`§ 823 Abs. 1 BGB` matches), never the words scattered over a passage.
+    let citation = crate::query::identifiers::parse_section_citation(trimmed).is_some() && words.len() >= 2;
+    let mut match_mode = if citation { MatchMode::CitationWordsInOrder } else { MatchMode::AllTermsInOnePassage };
+    let mut q = if citation {
+        let mut phrase = PhraseQuery::new(words.iter().map(|w| Term::from_field_text(f.text, w)).collect());
+        phrase.set_slop(8);
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(phrase))];
+        clauses.extend(filters.clauses(g));
+        BooleanQuery::new(clauses)
+    } else {
+        build(Occur::Must)
+    };
+    let mut ids = matching_decisions(&searcher, &q)?;
+    if ids.is_empty() && words.len() > 1 && !citation {
+        q = build(Occur::Should);
+        ids = matching_decisions(&searcher, &q)?;
+        match_mode = MatchMode::AnyTerm;
+    }
+    Ok(QueryMatch::Text { query: q, words, citation, match_mode, ids })
+}
+
+pub(crate) fn finish_page(
+    out: &mut Map<String, Value>,
+    total: usize,
+    basis: &str,
+    page: usize,
+    size: usize,
+    rows: Vec<Value>,
+) {
+    let end = page * size;
+    out.insert("total".into(), json!(total));
+    out.insert("total_basis".into(), json!(basis));
+    out.insert("returned".into(), json!(rows.len()));
+    out.insert("has_more".into(), json!(end < total && page < PAGE_MAX as usize));
+    if end < total && page >= PAGE_MAX as usize {
+        out.insert(
+            "paging_note".into(),
+            json!(format!("Only pages 1-{PAGE_MAX} are served; narrow the query or filters to reach the rest.")),
+        );
+    }
+    out.insert("results".into(), Value::Array(rows));
+}
+
+/// `date`: newest first, undated last; otherwise by id.
+pub(crate) fn sort_decisions(ds: &mut [Decision], sort: DecisionSort) {
+    match sort {
+        DecisionSort::Date => ds.sort_by(|a, b| b.date.cmp(&a.date).then(a.id.cmp(&b.id))),
+        DecisionSort::MostCited => {
+            ds.sort_by(|a, b| b.citing_count.cmp(&a.citing_count).then(b.date.cmp(&a.date)).then(a.id.cmp(&b.id)))
+        }
+        DecisionSort::Relevance => ds.sort_by_key(|d| d.id),
+    }
+}

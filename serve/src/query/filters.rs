@@ -1,0 +1,309 @@
+//! The decision filters (court with all its chambers, branch, document type, dates, cited norm, cited decision): parsed once from the arguments, run as SQL or as index queries, and echoed in `filters_applied`.
+
+use crate::contract::answer::ToolError;
+use crate::contract::args::Args;
+use crate::query::identifiers::{canonical_norm, resolve_decision};
+use crate::store::courts::stored_courts;
+use crate::store::decisions::{DEC_FROM, Decision};
+use extract::courts::fold;
+use index::Generation;
+use index::decision_writer::{court_keys, date_number};
+use rusqlite::params_from_iter;
+use serde_json::{Map, Value, json};
+use std::collections::HashSet;
+use std::ops::Bound;
+use tantivy::query::{Occur, Query, RangeQuery, TermQuery};
+use tantivy::schema::{IndexRecordOption, Term};
+
+/// The stored courts a court filter value names: the keys the index filters on
+/// (`index::decision_writer::court_keys`), so search and store agree.
+pub(crate) fn courts_named(g: &Generation, given: &str) -> Result<Vec<(i64, extract::courts::Court, i64)>, ToolError> {
+    let key = court_filter_key(given);
+    Ok(stored_courts(g)?.into_iter().filter(|(_, c, _)| court_keys(c).contains(&key)).collect())
+}
+
+/// Court filter value → the folded keys the index holds; a court matches all its chambers.
+pub(crate) fn court_filter_key(court: &str) -> String {
+    // `BFH 10. Senat` filters the whole court: chambers are not part of the canonical court.
+    match extract::courts::CourtTable::shipped().canonical(court) {
+        Some(c) if c.in_reference_table => fold(&c.name),
+        _ => fold(court),
+    }
+}
+
+/// The filters every decision search shares.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Filters {
+    pub(crate) court: Option<String>,
+    pub(crate) branch: Option<String>,
+    pub(crate) document_type: Option<String>,
+    pub(crate) date_from: Option<String>,
+    pub(crate) date_to: Option<String>,
+    /// Canonical norm tokens the decision must cite (`§ 823 BGB`), from the argument's spelling.
+    pub(crate) cited_norm: Option<(String, String)>,
+    /// Ext id of a decision it must cite.
+    pub(crate) cited_case: Option<String>,
+}
+
+/// A branch argument: one of the closed set's spellings, else a refusal that lists them.
+pub(crate) fn branch_arg(given: &str) -> Result<(), ToolError> {
+    match extract::courts::Branch::parse(given) {
+        Some(_) => Ok(()),
+        None => Err(ToolError::invalid(
+            format!("unknown branch {given:?}"),
+            format!("Use one of: {}.", extract::courts::Branch::SPELLINGS.join(", ")),
+        )),
+    }
+}
+
+pub(crate) fn parse_date_arg(a: &Args<'_>, name: &str) -> Result<Option<String>, ToolError> {
+    let Some(v) = a.str_opt(name, 20)?.filter(|s| !s.trim().is_empty()) else { return Ok(None) };
+    let v = v.trim().to_string();
+    let v = if v.len() == 4 && v.bytes().all(|b| b.is_ascii_digit()) {
+        if name.ends_with("to") { format!("{v}-12-31") } else { format!("{v}-01-01") }
+    } else {
+        v
+    };
+    if date_number(&v).is_none() {
+        return Err(ToolError::invalid(
+            format!("{name} must be a date YYYY-MM-DD (or a year YYYY), got {v:?}"),
+            "Example: date_from=\"2015-01-01\", date_to=\"2020\".",
+        ));
+    }
+    Ok(Some(v))
+}
+
+impl Filters {
+    pub(crate) fn from_args(a: &Args<'_>) -> Result<Filters, ToolError> {
+        let f = Filters {
+            court: a.str_opt("court", 200)?.filter(|s| !s.trim().is_empty()),
+            branch: a.closed::<model::Branch>("branch")?.map(|b| b.as_str().to_string()),
+            document_type: a.str_opt("document_type", 100)?.filter(|s| !s.trim().is_empty()),
+            date_from: parse_date_arg(a, "date_from")?,
+            date_to: parse_date_arg(a, "date_to")?,
+            cited_norm: None,
+            cited_case: None,
+        };
+        if let Some(b) = &f.branch {
+            branch_arg(b)?;
+        }
+        if let (Some(a), Some(b)) = (&f.date_from, &f.date_to)
+            && a > b
+        {
+            return Err(ToolError::invalid("date_from is after date_to", "Swap them or widen the range."));
+        }
+        Ok(f)
+    }
+
+    pub(crate) fn applied(&self) -> Value {
+        let mut m = Map::new();
+        if let Some((given, token)) = &self.cited_norm {
+            m.insert("cited_norm".into(), json!({"given": given, "canonical": token, "matches": "this norm and every finer citation of it (§ 823 BGB matches § 823 Abs. 1 BGB)"}));
+        }
+        if let Some(c) = &self.cited_case {
+            m.insert("cited_case_id".into(), json!(c));
+        }
+        if let Some(c) = &self.court {
+            m.insert(
+                "court".into(),
+                json!({"given": c, "matches_key": court_filter_key(c), "includes_all_chambers": true}),
+            );
+        }
+        for (k, v) in [
+            ("branch", &self.branch),
+            ("document_type", &self.document_type),
+            ("date_from", &self.date_from),
+            ("date_to", &self.date_to),
+        ] {
+            if let Some(v) = v {
+                m.insert(k.into(), json!(v));
+            }
+        }
+        Value::Object(m)
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.court.is_none()
+            && self.branch.is_none()
+            && self.document_type.is_none()
+            && self.date_from.is_none()
+            && self.date_to.is_none()
+            && self.cited_norm.is_none()
+            && self.cited_case.is_none()
+    }
+
+    pub(crate) fn clauses(&self, g: &Generation) -> Vec<(Occur, Box<dyn Query>)> {
+        let f = g.decision_fields;
+        let term = |field, v: &str| -> Box<dyn Query> {
+            Box::new(TermQuery::new(Term::from_field_text(field, v), IndexRecordOption::Basic))
+        };
+        let mut out: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        if let Some(c) = &self.court {
+            out.push((Occur::Must, term(f.court, &court_filter_key(c))));
+        }
+        if let Some(b) = &self.branch {
+            out.push((Occur::Must, term(f.branch, b)));
+        }
+        if let Some(t) = &self.document_type {
+            out.push((Occur::Must, term(f.document_type, &fold(t))));
+        }
+        if let Some((_, token)) = &self.cited_norm {
+            out.push((Occur::Must, term(f.cited_norm, token)));
+        }
+        if let Some(c) = &self.cited_case {
+            out.push((Occur::Must, term(f.cited_case, c)));
+        }
+        if self.date_from.is_some() || self.date_to.is_some() {
+            let bound = |d: &Option<String>| match d.as_deref().and_then(date_number) {
+                Some(n) => Bound::Included(Term::from_field_i64(f.date, n)),
+                None => Bound::Unbounded,
+            };
+            out.push((Occur::Must, Box::new(RangeQuery::new(bound(&self.date_from), bound(&self.date_to)))));
+        }
+        out
+    }
+
+    /// [`Filters::from_args`] plus the citation filters (`cited_norm`, `cited_case_id`) that
+    /// the searches declare: `search_decisions` and `get_case_statistics` must filter alike.
+    pub(crate) fn from_search_args(g: &Generation, a: &Args<'_>) -> Result<Filters, ToolError> {
+        let mut filters = Filters::from_args(a)?;
+        if let Some(n) = a.str_opt("cited_norm", 200)?.filter(|s| !s.trim().is_empty()) {
+            filters.cited_norm = Some((n.clone(), canonical_norm(&n)?));
+        }
+        if let Some(c) = a.str_opt("cited_case_id", 200)?.filter(|s| !s.trim().is_empty()) {
+            filters.cited_case = Some(resolve_decision(g, &c, None, None)?.ext_id);
+        }
+        Ok(filters)
+    }
+
+    /// Keeps the store rows that pass every filter, the citation filters included (the index
+    /// applies the same filters as query clauses; rows read from the store need this instead).
+    pub(crate) fn retain(&self, g: &Generation, ds: &mut Vec<Decision>) -> Result<(), ToolError> {
+        if ds.is_empty() {
+            return Ok(());
+        }
+        // The same SQL conditions filter_cases runs, restricted to these rows: one definition
+        // of what each filter means for the store.
+        let (mut conds, vals) = self.sql_conditions_all(g)?;
+        conds.push(format!("d.id IN ({})", ds.iter().map(|d| d.id.to_string()).collect::<Vec<_>>().join(", ")));
+        let keep: HashSet<i64> = g.store.with(|c| {
+            let mut st = c.prepare(&format!("SELECT d.id FROM {DEC_FROM} WHERE {}", conds.join(" AND ")))?;
+            let ids = st.query_map(params_from_iter(vals.iter()), |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+            Ok(ids)
+        })?;
+        ds.retain(|d| keep.contains(&d.id));
+        Ok(())
+    }
+
+    /// Every filter as SQL conditions over `decisions d LEFT JOIN courts c`: those of
+    /// [`Self::sql_conditions`] plus the cited norm (`decision_norms`) and the cited decision
+    /// (`citation_edges`).
+    pub(crate) fn sql_conditions_all(
+        &self,
+        g: &Generation,
+    ) -> Result<(Vec<String>, Vec<rusqlite::types::Value>), ToolError> {
+        use rusqlite::types::Value as Sql;
+        let (mut conds, mut vals) = self.sql_conditions(g)?;
+        if let Some((_, token)) = &self.cited_norm {
+            vals.push(Sql::Text(token.clone()));
+            conds.push(format!("d.id IN (SELECT decision_id FROM decision_norms WHERE norm = ?{})", vals.len()));
+        }
+        if let Some(ext) = &self.cited_case {
+            vals.push(Sql::Text(ext.clone()));
+            conds.push(format!(
+                "d.id IN (SELECT e.citing_id FROM citation_edges e JOIN decisions t ON t.id = e.cited_id WHERE t.ext_id = ?{})",
+                vals.len()
+            ));
+        }
+        Ok((conds, vals))
+    }
+
+    /// The filters as SQL conditions over `decisions d LEFT JOIN courts c` (court and document
+    /// type are matched the way the index matches them, by their folded forms).
+    pub(crate) fn sql_conditions(
+        &self,
+        g: &Generation,
+    ) -> Result<(Vec<String>, Vec<rusqlite::types::Value>), ToolError> {
+        use rusqlite::types::Value as Sql;
+        let mut conds = vec!["1 = 1".to_string()];
+        let mut vals: Vec<Sql> = Vec::new();
+        if let Some(court) = &self.court {
+            let ids: Vec<i64> = courts_named(g, court)?.into_iter().map(|(id, ..)| id).collect();
+            let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+            conds.push(if ids.is_empty() { "0 = 1".into() } else { format!("d.court_id IN ({list})") });
+        }
+        if let Some(b) = &self.branch {
+            vals.push(Sql::Text(b.clone()));
+            conds.push(format!("c.branch = ?{}", vals.len()));
+        }
+        if let Some(t) = &self.document_type {
+            let types: Vec<String> = g.store.with(|c| {
+                let mut st =
+                    c.prepare("SELECT DISTINCT document_type FROM decisions WHERE document_type IS NOT NULL")?;
+                let rows = st.query_map([], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+                Ok(rows)
+            })?;
+            let mut marks = Vec::new();
+            for ty in types.into_iter().filter(|ty| fold(ty) == fold(t)) {
+                vals.push(Sql::Text(ty));
+                marks.push(format!("?{}", vals.len()));
+            }
+            conds.push(if marks.is_empty() {
+                "0 = 1".into()
+            } else {
+                format!("d.document_type IN ({})", marks.join(", "))
+            });
+        }
+        if let Some(d) = &self.date_from {
+            vals.push(Sql::Text(d.clone()));
+            conds.push(format!("d.date >= ?{}", vals.len()));
+        }
+        if let Some(d) = &self.date_to {
+            vals.push(Sql::Text(d.clone()));
+            conds.push(format!("d.date <= ?{}", vals.len()));
+        }
+        Ok((conds, vals))
+    }
+
+    /// For an empty result: does each filter value exist at all, and what is close to it?
+    pub(crate) fn vocabulary(&self, g: &Generation) -> Result<Option<Value>, ToolError> {
+        let mut m = Map::new();
+        if let Some(c) = &self.court {
+            let key = court_filter_key(c);
+            // Suggestions: held courts any of whose keys contains the value or is contained in it.
+            let held: Vec<(String, i64)> = stored_courts(g)?
+                .into_iter()
+                .filter(|(_, ct, n)| {
+                    *n > 0 && court_keys(ct).iter().any(|k| k == &key || k.contains(&key) || key.contains(k.as_str()))
+                })
+                .map(|(_, ct, n)| (ct.name, n))
+                .collect();
+            let exact = held.iter().any(|(n, _)| fold(n) == key);
+            m.insert(
+                "court".into(),
+                json!({
+                    "given": c,
+                    "status": if exact { "matched" } else { "unmatched" },
+                    "suggestions": held.iter().take(10).map(|(n, k)| json!({"court": n, "decisions": k})).collect::<Vec<_>>(),
+                }),
+            );
+        }
+        if let Some(t) = &self.document_type {
+            let types: Vec<(String, i64)> = g.store.with(|conn| {
+                let mut st = conn.prepare("SELECT document_type, COUNT(*) FROM decisions WHERE document_type IS NOT NULL GROUP BY document_type ORDER BY COUNT(*) DESC")?;
+                let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<Vec<_>>>()?;
+                Ok(rows)
+            })?;
+            let exact = types.iter().any(|(n, _)| fold(n) == fold(t));
+            m.insert(
+                "document_type".into(),
+                json!({
+                    "given": t,
+                    "status": if exact { "matched" } else { "unmatched" },
+                    "values_held": types.iter().map(|(n, k)| json!({"document_type": n, "decisions": k})).collect::<Vec<_>>(),
+                }),
+            );
+        }
+        Ok((!m.is_empty()).then_some(Value::Object(m)))
+    }
+}

@@ -1,0 +1,118 @@
+//! Text helpers: code-point slices and snippets (offset/length, has_more, next_offset) and the words of a query.
+
+use crate::contract::answer::{ErrorCode, ToolError};
+use serde_json::{Value, json};
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
+use tantivy::schema::{IndexRecordOption, Term};
+use tantivy::tokenizer::TokenStream;
+
+/// Code-point slice `[offset, offset+length)` of `text` (length 0 = to the end).
+pub fn slice_chars(text: &str, offset: usize, length: usize) -> String {
+    let mut it = text.char_indices().skip(offset);
+    let Some((start, _)) = it.next() else { return String::new() };
+    if length == 0 {
+        return text[start..].to_string();
+    }
+    let end = text[start..].char_indices().nth(length).map(|(i, _)| start + i).unwrap_or(text.len());
+    text[start..end].to_string()
+}
+
+/// The seed-000 snippet object, or a refusal when `offset` lies beyond the text.
+pub fn snippet(text: &str, total_length: usize, offset: i64, length: i64) -> Result<Value, ToolError> {
+    let offset = offset as usize;
+    if offset > total_length {
+        return Err(ToolError::new(
+            ErrorCode::OffsetOutOfRange,
+            format!("offset {offset} is beyond the end of the text ({total_length} characters)"),
+            "Pass an offset between 0 and total_length; follow next_offset from the previous answer.",
+        )
+        .with("total_length", total_length));
+    }
+    let part = slice_chars(text, offset, length as usize);
+    let got = part.chars().count();
+    let end = offset + got;
+    let has_more = end < total_length;
+    Ok(json!({
+        "text": part,
+        "offset": offset,
+        "length": got,
+        "total_length": total_length,
+        "has_more": has_more,
+        "next_offset": if has_more { json!(end) } else { Value::Null },
+    }))
+}
+
+/// The distinct index terms of a query, by the same German analyzer the index used.
+pub fn query_words(query: &str) -> Vec<String> {
+    let mut analyzer = index::analysis::german_analyzer();
+    let mut words: Vec<String> = Vec::new();
+    let mut ts = analyzer.token_stream(query);
+    while ts.advance() {
+        let t = ts.token().text.clone();
+        if !words.contains(&t) {
+            words.push(t);
+        }
+    }
+    words
+}
+
+/// Every word (`Occur::Must`) or any word (`Occur::Should`) in any of `fields` (each with its
+/// boost), plus the filter clauses: the query shape of both searches (laws and decisions).
+pub fn words_query(
+    words: &[String],
+    fields: &[(tantivy::schema::Field, f32)],
+    occur: Occur,
+    filters: Vec<(Occur, Box<dyn Query>)>,
+) -> BooleanQuery {
+    let word_query = |w: &str| -> Box<dyn Query> {
+        let clauses: Vec<(Occur, Box<dyn Query>)> = fields
+            .iter()
+            .map(|(field, boost)| {
+                let tq = TermQuery::new(Term::from_field_text(*field, w), IndexRecordOption::WithFreqs);
+                (Occur::Should, Box::new(BoostQuery::new(Box::new(tq), *boost)) as Box<dyn Query>)
+            })
+            .collect();
+        Box::new(BooleanQuery::new(clauses))
+    };
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = words.iter().map(|w| (occur, word_query(w))).collect();
+    clauses.extend(filters);
+    BooleanQuery::new(clauses)
+}
+
+/// The text of `[start, end)` in code points; empty when the span is (`slice_chars` reads a
+/// length of 0 as "to the end").
+pub(crate) fn span_text(text: &str, start: usize, end: usize) -> String {
+    if end <= start { String::new() } else { slice_chars(text, start, end - start) }
+}
+
+/// Every index term of a text, repeats included.
+pub(crate) fn query_words_all(text: &str) -> Vec<String> {
+    use tantivy::tokenizer::TokenStream;
+    let mut analyzer = index::analysis::german_analyzer();
+    let mut out = Vec::new();
+    let mut ts = analyzer.token_stream(text);
+    while ts.advance() {
+        out.push(ts.token().text.clone());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn char_slices_and_snippets_count_code_points() {
+        let t = "Äß€😀x";
+        assert_eq!(slice_chars(t, 1, 2), "ß€");
+        assert_eq!(slice_chars(t, 3, 0), "😀x");
+        assert_eq!(slice_chars(t, 9, 1), "");
+        let s = snippet(t, 5, 3, 10).unwrap();
+        assert_eq!(s["text"], "😀x");
+        assert_eq!(s["has_more"], false);
+        assert_eq!(s["next_offset"], Value::Null);
+        let s = snippet(t, 5, 0, 2).unwrap();
+        assert_eq!(s["next_offset"], 2);
+        assert!(snippet(t, 5, 6, 1).is_err());
+    }
+}

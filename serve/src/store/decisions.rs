@@ -1,0 +1,172 @@
+//! The decision rows of the store (metadata without the text), read by id, by file number, by ECLI, or a page of ids in an order.
+
+use crate::contract::answer::ToolError;
+use index::Generation;
+use serde_json::{Value, json};
+
+/// A decision row of the store (without its text).
+#[derive(Debug, Clone)]
+pub struct Decision {
+    pub id: i64,
+    pub ext_id: String,
+    pub court: Option<Value>,
+    pub court_name_raw: Option<String>,
+    pub chamber: Option<String>,
+    pub date: Option<String>,
+    pub date_confidence: String,
+    pub ecli: Option<String>,
+    pub ecli_date_agrees: Option<bool>,
+    pub document_type: Option<String>,
+    pub title: Option<String>,
+    pub file_numbers: Vec<String>,
+    pub text_length: i64,
+    pub citing_count: i64,
+}
+
+pub(crate) const DEC_COLS: &str = "d.id, d.ext_id, d.court_name_raw, d.chamber, d.date, d.date_confidence, d.ecli, \
+     d.ecli_date_agrees, d.document_type, d.title, d.file_numbers, d.text_length, \
+     c.name, c.court_type, c.branch, c.level, c.land, c.ecli_code, d.citing_count";
+
+pub(crate) const DEC_FROM: &str = "decisions d LEFT JOIN courts c ON c.id = d.court_id";
+
+pub(crate) fn decision_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Decision> {
+    let court_name: Option<String> = r.get(12)?;
+    let court = match court_name {
+        Some(name) => Some(json!({
+            "name": name,
+            "type": r.get::<_, Option<String>>(13)?,
+            "branch": r.get::<_, String>(14)?,
+            "level": r.get::<_, Option<i64>>(15)?,
+            "land": r.get::<_, Option<String>>(16)?,
+            "ecli_code": r.get::<_, Option<String>>(17)?,
+        })),
+        None => None,
+    };
+    Ok(Decision {
+        id: r.get(0)?,
+        ext_id: r.get(1)?,
+        court,
+        court_name_raw: r.get(2)?,
+        chamber: r.get(3)?,
+        date: r.get(4)?,
+        date_confidence: r.get(5)?,
+        ecli: r.get(6)?,
+        ecli_date_agrees: r.get(7)?,
+        document_type: r.get(8)?,
+        title: r.get(9)?,
+        file_numbers: serde_json::from_str(&r.get::<_, String>(10)?).unwrap_or_default(),
+        text_length: r.get(11)?,
+        citing_count: r.get(18)?,
+    })
+}
+
+impl Decision {
+    pub fn summary(&self) -> Value {
+        json!({
+            "id": self.ext_id,
+            "aktenzeichen": self.file_numbers.first(),
+            "file_numbers": self.file_numbers,
+            "court": self.court,
+            "court_name_as_given": self.court_name_raw,
+            "chamber": self.chamber,
+            "date": self.date,
+            "date_confidence": self.date_confidence,
+            "ecli": self.ecli,
+            "document_type": self.document_type,
+            "title": self.title,
+            "fundstelle": Value::Null,
+            "citing_cases_count": self.citing_count,
+        })
+    }
+}
+
+pub(crate) fn decisions_where(
+    g: &Generation,
+    cond: &str,
+    args: &[&dyn rusqlite::ToSql],
+) -> Result<Vec<Decision>, ToolError> {
+    Ok(g.store.with(|c| {
+        let mut st = c.prepare(&format!("SELECT {DEC_COLS} FROM {DEC_FROM} WHERE {cond}"))?;
+        let rows = st.query_map(args, decision_from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    })?)
+}
+
+/// Up to this many matching ids are listed literally, so SQLite reads exactly those rows by
+/// rowid and sorts them; more are found by walking the order's index (dense matches then fill
+/// a page after a short walk).
+pub(crate) const LISTED_IDS_MAX: usize = 5_000;
+
+/// One page, in `order` (SQL over `d` and `c`), of the held decisions whose ids `ids_sql`
+/// (one `?1` argument) selects; `total` is how many it selects.
+pub(crate) fn decisions_page(
+    g: &Generation,
+    ids_sql: &str,
+    arg: &dyn rusqlite::ToSql,
+    total: usize,
+    order: &str,
+    limit: usize,
+    offset: usize,
+) -> Result<Vec<Decision>, ToolError> {
+    let page = format!("ORDER BY {order} LIMIT {limit} OFFSET {offset}");
+    if total > LISTED_IDS_MAX {
+        return decisions_where(g, &format!("d.id IN ({ids_sql}) {page}"), &[arg]);
+    }
+    let ids: Vec<i64> = g.store.with(|c| {
+        let mut st = c.prepare(ids_sql)?;
+        let ids = st.query_map([arg], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+        Ok(ids)
+    })?;
+    decisions_with_ids(g, &ids, &page)
+}
+
+/// The held decisions with these ids (read by rowid), then `tail` (an ORDER BY / LIMIT or "").
+pub(crate) fn decisions_with_ids(g: &Generation, ids: &[i64], tail: &str) -> Result<Vec<Decision>, ToolError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+    decisions_where(g, &format!("d.id IN ({list}) {tail}"), &[])
+}
+
+/// Held decisions with this file number (`store::file_number_norm` form).
+pub fn decisions_by_file_number(g: &Generation, fn_norm: &str) -> Result<Vec<Decision>, ToolError> {
+    let ids: Vec<i64> = g.store.with(|c| {
+        let mut st = c.prepare_cached("SELECT DISTINCT decision_id FROM decision_file_numbers WHERE fn_norm = ?1")?;
+        let ids = st.query_map([fn_norm], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+        Ok(ids)
+    })?;
+    decisions_with_ids(g, &ids, "ORDER BY d.id")
+}
+
+/// Held decisions with this ECLI (`store::ecli_norm` form; index `decisions_ecli_norm`).
+pub fn decisions_by_ecli(g: &Generation, ecli: &str) -> Result<Vec<Decision>, ToolError> {
+    decisions_where(g, "upper(replace(d.ecli, ' ', '')) = ?1", &[&ecli])
+}
+
+pub fn decision_by_id(g: &Generation, id: i64) -> Result<Decision, ToolError> {
+    decisions_where(g, "d.id = ?1", &[&id])?.pop().ok_or_else(|| ToolError::internal(format!("decision {id} missing")))
+}
+
+/// `citing_count` of every decision, indexed by decision id (read once per generation).
+pub(crate) fn citing_counts(g: &Generation) -> Result<std::sync::Arc<Vec<i64>>, ToolError> {
+    static CACHE: std::sync::Mutex<Option<(String, std::sync::Arc<Vec<i64>>)>> = std::sync::Mutex::new(None);
+    if let Some((id, v)) = CACHE.lock().expect("cache lock").as_ref()
+        && *id == g.id
+    {
+        return Ok(v.clone());
+    }
+    let v: Vec<i64> = g.store.with(|c| {
+        let n: i64 = c.query_row("SELECT COALESCE(MAX(id), 0) FROM decisions", [], |r| r.get(0))?;
+        let mut v = vec![0i64; n as usize + 1];
+        let mut st = c.prepare("SELECT id, citing_count FROM decisions")?;
+        for row in st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))? {
+            let (id, k) = row?;
+            v[id as usize] = k;
+        }
+        Ok(v)
+    })?;
+    let v = std::sync::Arc::new(v);
+    *CACHE.lock().expect("cache lock") = Some((g.id.clone(), v.clone()));
+    Ok(v)
+}
