@@ -59,7 +59,14 @@ pub struct App {
     pub metrics: metrics::Metrics,
 }
 
-/// Runs one tool call off the async executor, with the configured timeout.
+tokio::task_local! {
+    /// An earlier deadline a transport sets for every call it makes while serving one request:
+    /// the calls of one JSON-RPC batch share one, so a batch costs at most what one call may.
+    pub static REQUEST_DEADLINE: Instant;
+}
+
+/// Runs one tool call off the async executor, until the configured timeout or the request's
+/// deadline ([`REQUEST_DEADLINE`]), whichever comes first.
 pub async fn run_tool(
     app: &Arc<App>,
     tool: &'static tools::Tool,
@@ -71,7 +78,8 @@ pub async fn run_tool(
     let gref = generation.as_deref().map(tools::generation_ref);
     // The deadline also travels into the blocking thread, where long loops check it
     // (`deadline::check`): a call answered `timeout` stops instead of burning CPU on.
-    let deadline = started + app.config.tool_timeout;
+    let own = started + app.config.tool_timeout;
+    let deadline = REQUEST_DEADLINE.try_with(|d| *d).map_or(own, |d| d.min(own));
     let budget_bytes = app.config.max_response_bytes;
     let task = tokio::task::spawn_blocking(move || {
         deadline::scope(deadline, || {
@@ -82,7 +90,7 @@ pub async fn run_tool(
             answer
         })
     });
-    let answer = match tokio::time::timeout(app.config.tool_timeout, task).await {
+    let answer = match tokio::time::timeout_at(deadline.into(), task).await {
         Ok(Ok(a)) => a,
         Ok(Err(join)) => {
             let e = ToolError::internal(format!("tool {} failed: {join}", tool.name));
@@ -91,7 +99,7 @@ pub async fn run_tool(
         Err(_) => {
             let e = ToolError::new(
                 ErrorCode::Timeout,
-                format!("{} did not finish within {} ms", tool.name, app.config.tool_timeout.as_millis()),
+                format!("{} did not finish within {} ms", tool.name, deadline.duration_since(started).as_millis()),
                 "Narrow the request (smaller limit or length) and retry.",
             );
             tools::Answer { body: with_envelope(e.payload(), gref.as_ref(), &[]), error: Some(e.code) }

@@ -303,7 +303,9 @@ async fn post_batch(app: &Arc<App>, raw: &RawValue, header_version: Option<&str>
         let reply = match exhausted {
             None => {
                 let message: Value = serde_json::from_str(item.get()).unwrap_or(Value::Null);
-                handle_legacy(app, item, message, version).await
+                crate::app::REQUEST_DEADLINE
+                    .scope(deadline.into_std(), handle_legacy(app, item, message, version))
+                    .await
             }
             Some(why) => match raw_id(item) {
                 (Some(id), true) => {
