@@ -45,8 +45,16 @@ async def main(url, dump_dir):
                 if not schema or schema.get("type") != "object":
                     fail(f"{t.name} declares no object outputSchema")
                 Draft202012Validator.check_schema(schema)
-                validators[t.name] = Draft202012Validator(schema)
+                for branch in ("answer", "refusal"):
+                    if branch not in schema.get("$defs", {}):
+                        fail(f"{t.name}: the outputSchema has no $defs/{branch}")
+                # Each branch alone, so an answer is checked as an answer and a refusal as a refusal.
+                validators[t.name] = {
+                    branch: Draft202012Validator({"$ref": f"#/$defs/{branch}", "$defs": schema["$defs"]})
+                    for branch in ("answer", "refusal")
+                }
             ok_calls = {name: 0 for name in validators}
+            refusals = [0]
             answers = []
 
             async def call(name, args):
@@ -57,13 +65,15 @@ async def main(url, dump_dir):
                 if sc is None:
                     fail(f"{name} {args}: no structuredContent")
                 answers.append({"tool": name, "arguments": args, "is_error": r.isError, "answer": sc})
-                if r.isError:
-                    return None
-                errors = sorted(validators[name].iter_errors(sc), key=lambda e: list(e.absolute_path))
+                branch = "refusal" if r.isError else "answer"
+                errors = sorted(validators[name][branch].iter_errors(sc), key=lambda e: list(e.absolute_path))
                 if errors:
                     e = errors[0]
                     path = "/".join(str(p) for p in e.absolute_path)
-                    fail(f"{name} {json.dumps(args, ensure_ascii=False)[:200]}: /{path}: {e.message[:300]}")
+                    fail(f"{name} ({branch}) {json.dumps(args, ensure_ascii=False)[:200]}: /{path}: {e.message[:300]}")
+                if r.isError:
+                    refusals[0] += 1
+                    return None
                 ok_calls[name] += 1
                 return sc
 
@@ -75,13 +85,20 @@ async def main(url, dump_dir):
             missing = [n for n, c in ok_calls.items() if c == 0]
             if missing:
                 fail(f"no successful call reached: {missing}")
-            print(f"OK output schemas: {sum(ok_calls.values())} answers of {len(ok_calls)} tools conform")
+            if refusals[0] == 0:
+                fail("no call was refused, so no refusal was checked against its schema")
+            print(f"OK output schemas: {sum(ok_calls.values())} answers of {len(ok_calls)} tools and {refusals[0]} refusals conform")
 
 
 async def calls(call):
     # OUTPUT_SCHEMA_BREADTH > 1 reaches more laws and decisions (for a large generation).
     many = int(os.environ.get("OUTPUT_SCHEMA_BREADTH", "1"))
     await call("get_platform_info", {})
+    # Refusals conform to the refusal branch, with a code the tool lists.
+    await call("get_law_section", {"book": "KEINGESETZ", "section": "1"})
+    await call("get_decision", {"id": "keine-solche-entscheidung"})
+    await call("search_laws", {"query": "Notwehr", "limit": 999})
+    await call("check_citations", {"text": "zu kurz"})
     books = await call("list_law_books", {"limit": 5 * many, "offset": 40 if many > 1 else 0})
     await call("list_law_books", {"prefix": "SGB", "limit": 3})
     await call("list_law_books", {"search": "keinsolchertitelxyz"})

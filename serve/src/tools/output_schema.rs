@@ -74,11 +74,42 @@ static SCHEMAS: LazyLock<HashMap<&'static str, Value>> = LazyLock::new(|| {
                 required.push(json!("payload_truncated"));
             }
             schema["required"] = Value::Array(required);
-            schema["$defs"] = referenced_defs(&schema, &defs);
-            (*name, schema)
+            let refusal = refusal_schema(crate::tools::find(name).map(|t| t.refusals).unwrap_or_default());
+            let both = json!({"answer": schema, "refusal": refusal});
+            let mut all_defs = referenced_defs(&both, &defs);
+            if let (Some(m), Value::Object(b)) = (all_defs.as_object_mut(), both) {
+                m.extend(b);
+            }
+            let root = json!({
+                "type": "object",
+                "description": "The answer (#/$defs/answer), or, with isError, a refusal (#/$defs/refusal) whose error_code is one this tool lists.",
+                "anyOf": [{"$ref": "#/$defs/answer"}, {"$ref": "#/$defs/refusal"}],
+                "$defs": all_defs,
+            });
+            (*name, root)
         })
         .collect()
 });
+
+/// A refusal of a tool that lists `own` codes: the envelope, `error_code` (one of `own` or of
+/// the codes every tool can give), `message`, `retryable`, `hint`; `generation` is null when
+/// no generation was loaded.
+fn refusal_schema(own: &[crate::contract::answer::ErrorCode]) -> Value {
+    let codes: Vec<&str> = own.iter().chain(crate::tools::COMMON_REFUSALS).map(|c| c.as_str()).collect();
+    json!({
+        "type": "object",
+        "properties": {
+            "api_version": {"type": "string"},
+            "generation": {"anyOf": [{"$ref": "#/$defs/generation"}, {"type": "null"}]},
+            "ignored_parameters": {"type": "array", "items": {"type": "string"}},
+            "error_code": {"type": "string", "enum": codes},
+            "message": {"type": "string"},
+            "retryable": {"type": "boolean"},
+            "hint": {"type": "string"},
+        },
+        "required": ["api_version", "generation", "error_code", "message", "retryable", "hint"],
+    })
+}
 
 /// The definitions of `defs` that `schema` references, directly or through another definition
 /// (so each served schema carries only what it uses).
@@ -127,8 +158,15 @@ mod tests {
         for t in TOOLS {
             let s = for_tool(t.name).unwrap_or_else(|| panic!("{} has no serve/schemas/{0}.json", t.name));
             assert_eq!(s["type"], "object", "{}", t.name);
-            for field in ["api_version", "generation"] {
-                assert!(s["required"].as_array().unwrap().contains(&json!(field)), "{}: {field} required", t.name);
+            for def in ["answer", "refusal"] {
+                for field in ["api_version", "generation"] {
+                    let required = s["$defs"][def]["required"].as_array().unwrap();
+                    assert!(required.contains(&json!(field)), "{} {def}: {field} required", t.name);
+                }
+            }
+            let codes = s["$defs"]["refusal"]["properties"]["error_code"]["enum"].as_array().unwrap();
+            for c in t.refusals.iter().chain(crate::tools::COMMON_REFUSALS) {
+                assert!(codes.contains(&json!(c.as_str())), "{}: {} not in its refusal schema", t.name, c.as_str());
             }
         }
         for (name, _) in FILES {
