@@ -132,8 +132,10 @@ except ValueError:
 if isinstance(r, dict):
     print("refused as a whole: " + r.get("error", {}).get("message", "?")); sys.exit()
 ran = sum(1 for x in r if "result" in x)
-not_run = sum(1 for x in r if x.get("error", {}).get("code") == -32001)
-print(f"{ran} answered, {not_run} not run (-32001, past the batch response budget)")
+timed_out = sum(1 for x in r if x.get("result", {}).get("structuredContent", {}).get("error_code") == "timeout")
+not_run = [x for x in r if x.get("error", {}).get("code") == -32001]
+why = not_run[0]["error"]["message"] if not_run else ""
+print(f"{ran} answered ({timed_out} of them timeout), {len(not_run)} not run (-32001: {why})")
 PY
 )
 	log "oversized batch $i ($n check_citations): HTTP $code, $size bytes in $secs s; $summary"
