@@ -83,11 +83,11 @@ PY
 slow_pid=$!
 sleep 2
 
-# 4 oversized batches of check_citations on 20,000-character texts: two of 49 messages
+# 4 oversized batches of check_citations on 20,000-character texts of distinct citations: two of 49 messages
 # (~1 MiB, over the 32-message cap) and two of 32 (the most a batch may hold, ~650 KB).
 python3 - "$work" <<'PY'
 import json, sys
-text = ("Nach § 823 Abs. 1 BGB und § 3 Nr. 1 IFG; vgl. BVerwG, Urteil vom 29.10.2009 - 7 C 22.08 -. " * 250)[:20000]
+text = "".join(f"Nach § {i} BGB und § {i + 1} ZPO; vgl. BVerwG, Urteil vom 29.10.2009 - 7 C {i}.08 -. " for i in range(1, 400))[:20000]
 for i, n in ((1, 49), (2, 32), (3, 49), (4, 32)):
     batch = [{"jsonrpc": "2.0", "id": k, "method": "tools/call", "params": {"name": "check_citations", "arguments": {"text": text}}} for k in range(n)]
     open(f"{sys.argv[1]}/batch{i}.json", "w").write(json.dumps(batch, ensure_ascii=False))

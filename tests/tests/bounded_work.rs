@@ -17,12 +17,20 @@ fn call(c: &Client, server: &Server, tool: &str, args: &Value) -> (usize, Value)
     (body.len(), v)
 }
 
-/// A text with many citations, so `check_citations` has many findings.
+/// A text with many distinct citations (no two alike, so none is checked only once), so
+/// `check_citations` has many findings and much work.
 fn citation_heavy_text(chars: usize) -> String {
-    let sentence = "Der Anspruch folgt aus § 823 Abs. 1 BGB und § 3 Nr. 1 IFG; vgl. BVerwG, Urteil vom 29.10.2009 - 7 C 22.08 -, sowie Art. 20 Abs. 3 GG. ";
     let mut t = String::new();
-    while t.chars().count() + sentence.chars().count() <= chars {
-        t.push_str(sentence);
+    for i in 1.. {
+        let sentence = format!(
+            "Der Anspruch folgt aus § {i} BGB und § {} Abs. 1 ZPO; vgl. BVerwG, Urteil vom 29.10.2009 - 7 C {i}.08 -, sowie Art. {} GG. ",
+            i + 1,
+            i % 140 + 1
+        );
+        if t.chars().count() + sentence.chars().count() > chars {
+            break;
+        }
+        t.push_str(&sentence);
     }
     t
 }

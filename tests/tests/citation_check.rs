@@ -437,6 +437,66 @@ fn compound_articles_verify_and_pre_enactment_citations_do_not() {
     assert!(n(&compound, false) >= 50, "EGBGB's Art. § rows are cited: {}", n(&compound, false));
 }
 
+/// A citation repeated in one text is checked once per reading (the same fields and the same
+/// date its sentence states), and every occurrence gets the finding a text holding only its
+/// sentence gets, at its own offsets: the same § dated before the law and today differ.
+#[test]
+fn a_repeated_citation_gets_the_finding_of_its_own_sentence_at_its_own_offsets() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let http = legal_tests::http::Client::new();
+    let sentences = [
+        "Der Kläger beantragte am 1.3.2002 Zugang zu den Akten nach § 3 IFG.",
+        "Heute gilt § 3 IFG für jeden Antrag auf Zugang zu amtlichen Informationen.",
+        "Der Anspruch folgt aus § 823 Abs. 1 BGB und aus § 3 IFG.",
+    ];
+    let findings = |text: &str| -> Vec<Value> {
+        let (status, v) = http.check_citations(&server.base_url, text);
+        assert_eq!(status, 200, "{text}: {v}");
+        v["findings"].as_array().unwrap().clone()
+    };
+    let without_offsets = |f: &Value| {
+        let mut f = f.clone();
+        let m = f.as_object_mut().unwrap();
+        m.remove("start");
+        m.remove("end");
+        f
+    };
+    // Each sentence alone, then all of them three times over in one text.
+    let alone: Vec<Vec<Value>> = sentences.iter().map(|s| findings(s)).collect();
+    let mut text = String::new();
+    let mut expected = Vec::new();
+    for _ in 0..3 {
+        for (s, fs) in sentences.iter().zip(&alone) {
+            let at = text.chars().count();
+            for f in fs {
+                let mut f = f.clone();
+                f["start"] = serde_json::json!(f["start"].as_u64().unwrap() as usize + at);
+                f["end"] = serde_json::json!(f["end"].as_u64().unwrap() as usize + at);
+                expected.push(f);
+            }
+            text.push_str(s);
+            text.push(' ');
+        }
+    }
+    let together = findings(&text);
+    assert_eq!(together.len(), expected.len(), "{together:?}");
+    for (got, want) in together.iter().zip(&expected) {
+        assert_eq!((&got["start"], &got["end"]), (&want["start"], &want["end"]), "offsets of {got}");
+        let chars: Vec<char> = text.chars().collect();
+        let (a, b) = (got["start"].as_u64().unwrap() as usize, got["end"].as_u64().unwrap() as usize);
+        assert_eq!(chars[a..b].iter().collect::<String>(), got["raw_text"].as_str().unwrap());
+        assert_eq!(
+            without_offsets(got),
+            without_offsets(want),
+            "a repeated citation's finding differs from its sentence alone"
+        );
+    }
+    let verdicts: Vec<&str> =
+        together.iter().filter(|f| f["raw_text"] == "§ 3 IFG").map(|f| f["verdict"].as_str().unwrap()).collect();
+    assert!(verdicts.contains(&"discrepancy") && verdicts.contains(&"verified_corpus"), "{verdicts:?}");
+}
+
 #[test]
 fn the_guard_never_verifies_a_mutation_and_verifies_the_real_citations() {
     let data = legal_tests::sample_data_dir();

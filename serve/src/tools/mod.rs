@@ -601,7 +601,7 @@ pub static TOOLS: &[Tool] = &[
         description: "The hallucination guard: every statute and decision citation in a German legal text (50-20,000 characters), one finding per occurrence with code-point offsets and a verdict: verified_corpus (exists in what we hold: the § and cited Absatz in the current federal text, or exactly one decision that nothing printed contradicts), not_found (with evidence.reason; Land law is out_of_scope), out_of_coverage (court/year outside the coverage map), ambiguous (candidates), unverifiable (a tooling limit, with its reason), discrepancy (found, but the citation contradicts it). Plus unique_citations, verdict_counts, reason_counts, refused look-alikes and extraction losses. Never verifies what it cannot find.",
         schema: schema_check_citations,
         refusals: &[ErrorCode::TextTooLong, ErrorCode::TextTooShort, ErrorCode::NotGermanLegalText],
-        shed: &["/findings"],
+        shed: &["/findings", "/unique_citations"],
         run: checker::check_citations,
     },
     Tool {
