@@ -92,9 +92,9 @@ fn cpu_seconds(pid: u32) -> f64 {
 #[test]
 fn a_call_answered_timeout_stops_instead_of_burning_cpu() {
     let data = legal_tests::sample_data_dir();
-    let text = citation_heavy_text(6_000);
+    let text = citation_heavy_text(20_000);
     let args = json!({"text": text});
-    let calls = 16;
+    let calls = 32;
 
     // What the work costs when it is allowed to finish.
     let patient = Server::start(data.path(), &["--tool-timeout-ms", "120000"]);

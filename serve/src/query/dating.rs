@@ -44,10 +44,16 @@ impl DateBasis {
     }
 }
 
+/// What ends a clause for dating: a date beyond one of these is not the citation's own.
+const CLAUSE_MARKS: [char; 7] = [',', ';', ':', '(', ')', '[', ']'];
+
 /// The dates of one checked text and what they belong to.
 #[derive(Default)]
 pub struct TextDating {
     chars: Vec<char>,
+    /// `clause_marks[i]`: how many of `, ; : ( ) [ ]` stand in `chars[..i]` (so whether a
+    /// stretch holds one is two look-ups, not a copy of the stretch).
+    clause_marks: Vec<u32>,
     dates: Vec<StatedDate>,
     sentence_ends: Vec<usize>,
     /// Dated case citations: (start, end, ISO date).
@@ -62,14 +68,29 @@ impl TextDating {
     pub fn new(text: &str, ex: &Extraction) -> TextDating {
         let mut instruments: Vec<(usize, usize)> = ex.laws.iter().map(|l| (l.start, l.end)).collect();
         instruments.extend(ex.law_names.iter().map(|n| (n.start, n.end)));
+        let chars: Vec<char> = text.chars().collect();
+        let mut clause_marks = Vec::with_capacity(chars.len() + 1);
+        clause_marks.push(0u32);
+        for c in &chars {
+            let last = *clause_marks.last().expect("starts with 0");
+            clause_marks.push(last + u32::from(CLAUSE_MARKS.contains(c)));
+        }
         TextDating {
-            chars: text.chars().collect(),
+            chars,
+            clause_marks,
             dates: stated_dates(text),
             sentence_ends: sentence_ends(text),
             decisions: ex.cases.iter().filter_map(|c| Some((c.start, c.end, c.date.clone()?))).collect(),
             instruments,
             law_chains: ex.laws.iter().map(|l| (l.start, l.chain)).collect(),
         }
+    }
+
+    /// Whether `chars[a..b]` holds a clause mark (none when the stretch is empty or runs past
+    /// the text, as [`Self::gap`] reads it).
+    fn marks_between(&self, a: usize, b: usize) -> bool {
+        let b = b.max(a);
+        b < self.clause_marks.len() && self.clause_marks[b] > self.clause_marks[a]
     }
 
     fn gap(&self, a: usize, b: usize) -> String {
@@ -136,14 +157,16 @@ impl TextDating {
         // topic, and precedent older than the provision is common (the corpus has it).
         let (from, to) = self.sentence_of(l.start, l.end);
         for (_, ce, iso) in &self.decisions {
+            // Cheap tests first: the gap is built only for a decision ending at most 80 code
+            // points before the citation, in its sentence (a text of many citations stays linear).
+            if *ce > l.start || *ce < from || l.start - *ce > 80 {
+                continue;
+            }
             let gap = self.gap(*ce, l.start);
             // The `zu` belongs to the citation after it: no other Normenkette stands between.
             let other_law_between =
                 self.law_chains.iter().any(|&(s, chain)| s >= *ce && s < l.start && chain != l.chain);
-            let attached = *ce <= l.start
-                && *ce >= from
-                && gap.chars().count() <= 80
-                && !gap.contains(';')
+            let attached = !gap.contains(';')
                 && !other_law_between
                 && gap.split(|c: char| !c.is_alphabetic()).any(|w| matches!(w, "zu" | "zur" | "zum"));
             if attached {
@@ -151,8 +174,12 @@ impl TextDating {
             }
         }
         let own_clause = |d: &StatedDate| {
-            let between = if d.end <= l.start { self.gap(d.end, l.start) } else { self.gap(l.end, d.start) };
-            d.start >= from && d.end <= to && !between.contains([',', ';', ':', '(', ')', '[', ']'])
+            if d.start < from || d.end > to {
+                return false;
+            }
+            let marked =
+                if d.end <= l.start { self.marks_between(d.end, l.start) } else { self.marks_between(l.end, d.start) };
+            !marked
         };
         let of_other = |d: &StatedDate| {
             self.instruments.iter().any(|&(s, e)| (s, e) != (l.start, l.end) && self.written_on(e, d))
