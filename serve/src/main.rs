@@ -34,7 +34,7 @@ struct Args {
     tools_page_size: usize,
     /// Most bytes of responses one JSON-RPC batch (protocol 2025-03-26) returns; the requests
     /// past it are answered "not run" (-32001, retryable) instead of being run.
-    #[arg(long, default_value_t = 16 << 20)]
+    #[arg(long, default_value_t = 4 << 20)]
     max_batch_response_bytes: usize,
     /// Most bytes of one tool answer (its JSON); over it, rows are dropped from the end of the
     /// tool's lists and the answer says so in `payload_truncated`, `truncation` and `guidance`.
