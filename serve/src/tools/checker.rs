@@ -13,7 +13,6 @@
 //! count as what they are); `raw_text` is always `input[start..end]`.
 
 use std::collections::BTreeMap;
-use std::collections::HashMap;
 
 use extract::citations::{
     CaseCitation, CaseKind, Extraction, LawCitation, LawVocabulary, RefusalReason, extract as scan,
@@ -63,7 +62,6 @@ fn is_eu_or_international(book: &str) -> bool {
 }
 
 /// One finding of the checker.
-#[derive(Clone)]
 pub struct Finding {
     pub start: usize,
     pub end: usize,
@@ -705,18 +703,6 @@ fn losses(text: &str, covered: &[(usize, usize)]) -> Vec<Value> {
     out
 }
 
-/// A citation's fields without its place in the text (`start`, `end`, `head_end`): what its
-/// verdict depends on besides the date its sentence states.
-fn position_free<T: serde::Serialize>(citation: &T) -> Result<String, ToolError> {
-    let mut v = serde_json::to_value(citation).map_err(ToolError::internal)?;
-    if let Some(m) = v.as_object_mut() {
-        for k in ["start", "end", "head_end"] {
-            m.remove(k);
-        }
-    }
-    Ok(v.to_string())
-}
-
 /// `check_citations(text, reference_date?)`.
 pub fn check_citations(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
     let text = a.str_req("text", usize::MAX)?;
@@ -761,33 +747,14 @@ pub fn check_text(g: &Generation, text: &str, reference_date: Option<String>) ->
     let checker = Checker::new(g, reference_date.clone()).dated_by(text, &ex);
     let mut findings: Vec<Finding> = Vec::new();
     // Each finding is a few store look-ups; a text with thousands of citations stops at the
-    // call's deadline instead of running on after the caller was answered `timeout`. A
-    // citation read the same way again (same fields, same date its sentence states) gets the
-    // same verdict, so it is checked once and its finding reused at the new offsets.
-    let mut checked: HashMap<String, Finding> = HashMap::new();
+    // call's deadline instead of running on after the caller was answered `timeout`.
     for l in &ex.laws {
         crate::contract::deadline::check()?;
-        let key = format!("law {} {:?}", position_free(l)?, checker.citation_date(l));
-        findings.push(match checked.get(&key) {
-            Some(f) => Finding { start: l.start, end: l.end, ..f.clone() },
-            None => {
-                let f = checker.law_finding(l)?;
-                checked.insert(key, f.clone());
-                f
-            }
-        });
+        findings.push(checker.law_finding(l)?);
     }
     for c in &ex.cases {
         crate::contract::deadline::check()?;
-        let key = format!("case {}", position_free(c)?);
-        findings.push(match checked.get(&key) {
-            Some(f) => Finding { start: c.start, end: c.end, ..f.clone() },
-            None => {
-                let f = checker.case_finding(c)?;
-                checked.insert(key, f.clone());
-                f
-            }
-        });
+        findings.push(checker.case_finding(c)?);
     }
     findings.extend(cost_schedule_findings(text, &ex.law_names));
     findings.sort_by_key(|f| (f.start, f.end));
