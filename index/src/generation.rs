@@ -325,15 +325,19 @@ fn lock_builds(data_dir: &Path) -> Result<BuildLock> {
     }
 }
 
-fn input_hash(data_dir: &Path, statutes: &extract::statutes::StatutesManifest) -> Result<String> {
-    let mut h = Sha256::new();
-    h.update(format!("schema {SCHEMA_VERSION}; extract {}\n", statutes.extract_version));
+/// The laws' part of a build's inputs: every law's source zip, then the book codes' hash.
+fn hash_laws(h: &mut Sha256, statutes: &extract::statutes::StatutesManifest, codes_sha: &str) {
     for l in &statutes.laws {
         h.update(format!("{} {}\n", l.slug, l.zip_sha256));
     }
-    let (_, codes_sha) =
-        sha256_file(&resolve::book_codes_path(data_dir)).context("book codes missing (run `resolve`)")?;
     h.update(codes_sha);
+}
+
+/// Hash of everything a generation is built from; `codes_sha` is the book codes' hash.
+fn input_hash(data_dir: &Path, statutes: &extract::statutes::StatutesManifest, codes_sha: &str) -> Result<String> {
+    let mut h = Sha256::new();
+    h.update(format!("schema {SCHEMA_VERSION}; extract {}\n", statutes.extract_version));
+    hash_laws(&mut h, statutes, codes_sha);
     if let Some(d) = extract::decision_stage::read_manifest(data_dir)? {
         h.update(format!("decisions {} {}\n", d.extract_version, d.sha256));
     }
@@ -346,16 +350,11 @@ fn input_hash(data_dir: &Path, statutes: &extract::statutes::StatutesManifest) -
 /// Hash of what the laws' full-text index is built from: the schema, the extractor, every
 /// law's source zip and the book codes (its `book` terms). Law and section ids follow the
 /// statutes' order, which these inputs fix.
-fn laws_part_input(data_dir: &Path, statutes: &extract::statutes::StatutesManifest) -> Result<String> {
+fn laws_part_input(statutes: &extract::statutes::StatutesManifest, codes_sha: &str) -> String {
     let mut h = Sha256::new();
     h.update(format!("laws part; schema {SCHEMA_VERSION}; extract {}\n", statutes.extract_version));
-    for l in &statutes.laws {
-        h.update(format!("{} {}\n", l.slug, l.zip_sha256));
-    }
-    let (_, codes_sha) =
-        sha256_file(&resolve::book_codes_path(data_dir)).context("book codes missing (run `resolve`)")?;
-    h.update(codes_sha);
-    Ok(hex::encode(h.finalize()))
+    hash_laws(&mut h, statutes, codes_sha);
+    hex::encode(h.finalize())
 }
 
 /// The directory of `part` in the newest generation (CURRENT first) built from `input`, if any.
@@ -416,7 +415,9 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     let _lock = lock_builds(data_dir)?;
     let statutes = extract::statutes::read_manifest(data_dir)?;
     let codes = resolve::read_book_codes(data_dir)?;
-    let input_hash = input_hash(data_dir, &statutes)?;
+    let (_, codes_sha) =
+        sha256_file(&resolve::book_codes_path(data_dir)).context("book codes missing (run `resolve`)")?;
+    let input_hash = input_hash(data_dir, &statutes, &codes_sha)?;
     if !opts.force
         && let Some(cur) = current_id(data_dir)
         && let Ok(m) = read_manifest(&gens.join(&cur))
@@ -447,7 +448,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     // The laws' full-text index is shared with an earlier generation built from the same laws
     // (hard links: one copy on disk); the new manifest still hashes every file, so each
     // generation verifies on its own.
-    let laws_input = laws_part_input(data_dir, &statutes)?;
+    let laws_input = laws_part_input(&statutes, &codes_sha);
     let mut shared = Vec::new();
     let reused_laws = match generation_with_part(&gens, current_id(data_dir).as_deref(), LAWS_DIR, &laws_input) {
         Some((from, dir)) => {
