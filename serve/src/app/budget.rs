@@ -43,7 +43,7 @@ pub fn fit(payload: &mut Map<String, Value>, shed: &[&str], budget: usize) {
         // Each dropped row takes its bytes and one separating comma.
         while keep > 0 && size > target {
             keep -= 1;
-            size -= serde_json::to_vec(&rows[keep]).map(|v| v.len()).unwrap_or(0) + usize::from(keep > 0);
+            size -= serialised_len(&rows[keep]) + usize::from(keep > 0);
         }
         let n = rows.len() - keep;
         if n == 0 {
@@ -87,8 +87,22 @@ pub fn fit(payload: &mut Map<String, Value>, shed: &[&str], budget: usize) {
     );
 }
 
-fn serialised_len(m: &Map<String, Value>) -> usize {
-    serde_json::to_vec(m).map(|v| v.len()).unwrap_or(0)
+/// Bytes of `v` as JSON, counted while serialising, without building the text (this runs on
+/// every answer of a tool with lists).
+fn serialised_len<T: serde::Serialize + ?Sized>(v: &T) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0 += b.len();
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut c = Count(0);
+    let _ = serde_json::to_writer(&mut c, v);
+    c.0
 }
 
 /// After the list at `pointer` was cut to `kept` rows: the object holding it pages on from
