@@ -665,8 +665,11 @@ pub fn generation_ref(g: &Generation) -> GenerationRef {
 
 /// Calls `tool` with `arguments` on `generation` (blocking: run it off the async executor).
 pub fn call(tool: &Tool, generation: Option<Arc<Generation>>, arguments: &Map<String, Value>) -> Answer {
-    let declared = tool.declared();
-    let ignored: Vec<String> = arguments.keys().filter(|k| !declared.contains(k)).cloned().collect();
+    // The declared names come from the cached `tools/list` entry, not a schema built per call.
+    let declared =
+        descriptors().iter().find(|d| d["name"] == tool.name).and_then(|d| d["inputSchema"]["properties"].as_object());
+    let ignored: Vec<String> =
+        arguments.keys().filter(|k| !declared.is_some_and(|p| p.contains_key(k.as_str()))).cloned().collect();
     let Some(g) = generation else {
         let e = ToolError::new(
             ErrorCode::NoGeneration,
