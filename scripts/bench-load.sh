@@ -15,19 +15,11 @@ log() { echo "$*" | tee -a "$out"; }
 # Sample statutes, plus the shared decision corpus when it is there.
 dump=$shared/data/decisions/corpus.oldp.jsonl.gz
 [ -f "$dump" ] || dump=$root/sample/decisions/oldp-sample.jsonl.gz
-"$bin/mirror" --root "$root/sample/gii" --root "$root/sample/rii" --url-file "$work/mirror.url" >/dev/null &
-mirror_pid=$!
-for _ in $(seq 50); do [ -s "$work/mirror.url" ] && break; sleep 0.1; done
-mirror=$(cat "$work/mirror.url")
 data=$work/data
-"$bin/ingest" --data-dir "$data" --sources gii,rii --gii-base-url "$mirror" --rii-base-url "$mirror" --oldp-dump "$dump" --rate 0 --concurrency 8 >/dev/null
-"$bin/extract" --data-dir "$data" >/dev/null
-"$bin/resolve" --data-dir "$data" >/dev/null
-"$bin/index" --data-dir "$data" >/dev/null
+"$root/scripts/index-sample.sh" "$bin" "$data" "$dump" >/dev/null
 gen_a=$(cat "$data/CURRENT")
 "$bin/index" --data-dir "$data" build --force >/dev/null
 gen_b=$(cat "$data/CURRENT")
-kill $mirror_pid
 
 "$bin/serve" --data-dir "$data" --addr 127.0.0.1:0 --poll-ms 100 > "$work/serve.out" 2>&1 &
 serve_pid=$!
