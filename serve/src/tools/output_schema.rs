@@ -64,7 +64,8 @@ static SCHEMAS: LazyLock<HashMap<&'static str, Value>> = LazyLock::new(|| {
                 "ignored_parameters".into(),
                 json!({"type": "array", "items": {"type": "string"}, "description": "Arguments sent that this tool does not declare: accepted and ignored."}),
             );
-            if crate::tools::find(name).is_some_and(|t| !t.shed.is_empty()) {
+            let tool = crate::tools::find(name);
+            if tool.is_some_and(|t| !t.shed.is_empty()) {
                 props.insert("payload_truncated".into(), json!({"type": "boolean", "description": "true when rows were dropped from the end of this answer's lists to fit the response budget (truncation says which, guidance what to do)."}));
                 props.insert("truncation".into(), json!({"type": "object", "properties": {
                     "budget_bytes": {"type": "integer"}, "size_before": {"type": "integer"}, "size_after": {"type": "integer"},
@@ -74,7 +75,7 @@ static SCHEMAS: LazyLock<HashMap<&'static str, Value>> = LazyLock::new(|| {
                 required.push(json!("payload_truncated"));
             }
             schema["required"] = Value::Array(required);
-            let refusal = refusal_schema(crate::tools::find(name).map(|t| t.refusals).unwrap_or_default());
+            let refusal = refusal_schema(tool.map(|t| t.refusals).unwrap_or_default());
             let both = json!({"answer": schema, "refusal": refusal});
             let mut all_defs = referenced_defs(&both, &defs);
             if let (Some(m), Value::Object(b)) = (all_defs.as_object_mut(), both) {
