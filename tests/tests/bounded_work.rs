@@ -17,8 +17,7 @@ fn call(c: &Client, server: &Server, tool: &str, args: &Value) -> (usize, Value)
     (body.len(), v)
 }
 
-/// A text with many distinct citations (no two alike, so none is checked only once), so
-/// `check_citations` has many findings and much work.
+/// A text with many distinct citations, so `check_citations` has many findings and much work.
 fn citation_heavy_text(chars: usize) -> String {
     let mut t = String::new();
     for i in 1.. {

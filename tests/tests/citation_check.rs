@@ -437,8 +437,7 @@ fn compound_articles_verify_and_pre_enactment_citations_do_not() {
     assert!(n(&compound, false) >= 50, "EGBGB's Art. § rows are cited: {}", n(&compound, false));
 }
 
-/// A citation repeated in one text is checked once per reading (the same fields and the same
-/// date its sentence states), and every occurrence gets the finding a text holding only its
+/// Every occurrence of a citation repeated in one text gets the finding a text holding only its
 /// sentence gets, at its own offsets: the same § dated before the law and today differ.
 #[test]
 fn a_repeated_citation_gets_the_finding_of_its_own_sentence_at_its_own_offsets() {
