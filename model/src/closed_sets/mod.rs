@@ -102,6 +102,28 @@ macro_rules! closed_set {
     };
 }
 
+/// The JSON Schema of the sets a tool argument takes: their spellings, inlined (no `$ref`),
+/// so a tool's input schema lists exactly the values the deserializer accepts.
+#[cfg(feature = "schemars")]
+mod argument_schemas {
+    macro_rules! spellings_schema {
+        ($($name:ident),+) => {$(
+            impl ::schemars::JsonSchema for super::$name {
+                fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                    stringify!($name).into()
+                }
+                fn inline_schema() -> bool {
+                    true
+                }
+                fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                    ::schemars::json_schema!({"type": "string", "enum": super::$name::SPELLINGS})
+                }
+            }
+        )+};
+    }
+    spellings_schema!(Branch, CitingSort, DecisionSort, FacetField, GraphDirection, LawPart);
+}
+
 mod branch;
 mod case_citation;
 mod law_citation;

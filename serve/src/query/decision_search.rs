@@ -1,7 +1,7 @@
 //! Decision search: a query is an identifier (looked up exactly) or words and § citations (ranked passages grouped by decision), under the filters; pages, totals and their basis.
 
 use crate::contract::answer::ToolError;
-use crate::contract::args::Args;
+use crate::contract::args::{PAGE_MAX, SearchDecisionsArgs};
 use crate::query::filters::Filters;
 use crate::query::identifiers::{looks_like_ecli, looks_like_file_number};
 use crate::query::snippets::Highlighter;
@@ -16,10 +16,6 @@ use tantivy::collector::{DocSetCollector, TopDocs};
 use tantivy::query::{BooleanQuery, Occur, PhraseQuery, Query, TermQuery};
 use tantivy::schema::{IndexRecordOption, Term, Value as _};
 use tantivy::{DocAddress, Searcher, TantivyDocument};
-
-pub const PAGE_SIZE_MAX: i64 = 20;
-
-pub const PAGE_MAX: i64 = 10;
 
 /// The distinct decision ids among every passage matching `q`.
 /// The distinct decisions among every passage matching `q`, each with its date
@@ -96,12 +92,6 @@ pub(crate) fn ranked_hits(searcher: &Searcher, q: &dyn Query, want: usize) -> Re
     }
 }
 
-pub(crate) fn page_args(a: &Args<'_>) -> Result<(usize, usize), ToolError> {
-    let page = a.int("page", 1, 1, PAGE_MAX)? as usize;
-    let size = a.int("limit", 10, 1, PAGE_SIZE_MAX)? as usize;
-    Ok((page, size))
-}
-
 pub(crate) fn snippet_of(hl: &mut Highlighter, g: &Generation, doc: &TantivyDocument, max_chars: usize) -> Value {
     let f = g.decision_fields;
     let text = doc.get_first(f.text).and_then(|v| v.as_str()).unwrap_or("");
@@ -118,11 +108,11 @@ pub(crate) fn snippet_of(hl: &mut Highlighter, g: &Generation, doc: &TantivyDocu
 }
 
 /// `search_decisions(query, court?, branch?, document_type?, date_from?, date_to?, sort?, page?, limit?)`.
-pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let query = a.str_req("query", 500)?;
-    let filters = Filters::from_search_args(g, a)?;
-    let sort = a.closed::<DecisionSort>("sort")?.unwrap_or(DecisionSort::Relevance);
-    let (page, size) = page_args(a)?;
+pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Map<String, Value>, ToolError> {
+    let query = &a.query;
+    let filters = Filters::from_search_args(g, &a.filters, &a.citations)?;
+    let sort = a.sort;
+    let (page, size) = (a.page as usize, a.limit as usize);
     let mut out = Map::new();
     out.insert("query".into(), json!(query));
     out.insert("filters_applied".into(), filters.applied());
@@ -130,7 +120,7 @@ pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
     out.insert("page".into(), json!(page));
     out.insert("limit".into(), json!(size));
 
-    let (q, words, citation, match_mode, ids) = match match_query(g, &query, &filters)? {
+    let (q, words, citation, match_mode, ids) = match match_query(g, query, &filters)? {
         QueryMatch::Identifier { mode, decisions: mut found } => {
             sort_decisions(&mut found, sort);
             let total = found.len();

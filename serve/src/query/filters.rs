@@ -1,7 +1,7 @@
 //! The decision filters (court with all its chambers, branch, document type, dates, cited norm, cited decision): parsed once from the arguments, run as SQL or as index queries, and echoed in `filters_applied`.
 
 use crate::contract::answer::ToolError;
-use crate::contract::args::Args;
+use crate::contract::args::{CitationFilterArgs, DecisionFilterArgs};
 use crate::query::identifiers::{canonical_norm, resolve_decision};
 use crate::store::courts::stored_courts;
 use crate::store::decisions::{DEC_FROM, Decision};
@@ -45,19 +45,10 @@ pub(crate) struct Filters {
     pub(crate) cited_case: Option<String>,
 }
 
-/// A branch argument: one of the closed set's spellings, else a refusal that lists them.
-pub(crate) fn branch_arg(given: &str) -> Result<(), ToolError> {
-    match extract::courts::Branch::parse(given) {
-        Some(_) => Ok(()),
-        None => Err(ToolError::invalid(
-            format!("unknown branch {given:?}"),
-            format!("Use one of: {}.", extract::courts::Branch::SPELLINGS.join(", ")),
-        )),
-    }
-}
-
-pub(crate) fn parse_date_arg(a: &Args<'_>, name: &str) -> Result<Option<String>, ToolError> {
-    let Some(v) = a.str_opt(name, 20)?.filter(|s| !s.trim().is_empty()) else { return Ok(None) };
+/// A date argument `name` (`YYYY-MM-DD`, or a year `YYYY`: its first day for a `*_from`, its
+/// last for a `*_to`), normalised to `YYYY-MM-DD`.
+pub(crate) fn parse_date_arg(given: Option<&str>, name: &str) -> Result<Option<String>, ToolError> {
+    let Some(v) = given.filter(|s| !s.trim().is_empty()) else { return Ok(None) };
     let v = v.trim().to_string();
     let v = if v.len() == 4 && v.bytes().all(|b| b.is_ascii_digit()) {
         if name.ends_with("to") { format!("{v}-12-31") } else { format!("{v}-01-01") }
@@ -74,19 +65,16 @@ pub(crate) fn parse_date_arg(a: &Args<'_>, name: &str) -> Result<Option<String>,
 }
 
 impl Filters {
-    pub(crate) fn from_args(a: &Args<'_>) -> Result<Filters, ToolError> {
+    pub(crate) fn from_args(a: &DecisionFilterArgs) -> Result<Filters, ToolError> {
         let f = Filters {
-            court: a.str_opt("court", 200)?.filter(|s| !s.trim().is_empty()),
-            branch: a.closed::<model::Branch>("branch")?.map(|b| b.as_str().to_string()),
-            document_type: a.str_opt("document_type", 100)?.filter(|s| !s.trim().is_empty()),
-            date_from: parse_date_arg(a, "date_from")?,
-            date_to: parse_date_arg(a, "date_to")?,
+            court: a.court.clone(),
+            branch: a.branch.map(|b| b.as_str().to_string()),
+            document_type: a.document_type.clone(),
+            date_from: parse_date_arg(a.date_from.as_deref(), "date_from")?,
+            date_to: parse_date_arg(a.date_to.as_deref(), "date_to")?,
             cited_norm: None,
             cited_case: None,
         };
-        if let Some(b) = &f.branch {
-            branch_arg(b)?;
-        }
         if let (Some(a), Some(b)) = (&f.date_from, &f.date_to)
             && a > b
         {
@@ -165,13 +153,17 @@ impl Filters {
 
     /// [`Filters::from_args`] plus the citation filters (`cited_norm`, `cited_case_id`) that
     /// the searches declare: `search_decisions` and `get_case_statistics` must filter alike.
-    pub(crate) fn from_search_args(g: &Generation, a: &Args<'_>) -> Result<Filters, ToolError> {
+    pub(crate) fn from_search_args(
+        g: &Generation,
+        a: &DecisionFilterArgs,
+        c: &CitationFilterArgs,
+    ) -> Result<Filters, ToolError> {
         let mut filters = Filters::from_args(a)?;
-        if let Some(n) = a.str_opt("cited_norm", 200)?.filter(|s| !s.trim().is_empty()) {
-            filters.cited_norm = Some((n.clone(), canonical_norm(&n)?));
+        if let Some(n) = &c.cited_norm {
+            filters.cited_norm = Some((n.clone(), canonical_norm(n)?));
         }
-        if let Some(c) = a.str_opt("cited_case_id", 200)?.filter(|s| !s.trim().is_empty()) {
-            filters.cited_case = Some(resolve_decision(g, &c, None, None)?.ext_id);
+        if let Some(id) = &c.cited_case_id {
+            filters.cited_case = Some(resolve_decision(g, id, None, None)?.ext_id);
         }
         Ok(filters)
     }

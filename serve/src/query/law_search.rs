@@ -1,7 +1,7 @@
 //! Statute search: a § citation is answered exactly first, then words over headings, labels and texts, optionally within one law.
 
 use crate::contract::answer::ToolError;
-use crate::contract::args::Args;
+use crate::contract::args::SearchLawsArgs;
 use crate::query::identifiers::{find_section, parse_section_citation, resolve_book};
 use crate::query::text::{query_words, slice_chars, words_query};
 use crate::store::laws::{Law, Section, law_by_id, section_by_id, section_url};
@@ -13,10 +13,8 @@ use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{IndexRecordOption, Term};
 
 /// `search_laws(query, book?, limit?)`: full-text search over law sections only.
-pub fn search_laws(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let query = a.str_req("query", 500)?;
-    let book = a.str_opt("book", 200)?.filter(|s| !s.trim().is_empty());
-    let limit = a.int("limit", 10, 1, 50)? as usize;
+pub fn search_laws(g: &Generation, a: &SearchLawsArgs) -> Result<Map<String, Value>, ToolError> {
+    let (query, book, limit) = (&a.query, &a.book, a.limit as usize);
     let law_filter = match &book {
         Some(b) => Some(resolve_book(g, b)?),
         None => None,
@@ -27,7 +25,7 @@ pub fn search_laws(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
     }
     // A query that is a § citation throughout is answered exactly first.
     let mut exact: Option<(Law, Section)> = None;
-    if let Some((designation, book)) = parse_section_citation(&query)
+    if let Some((designation, book)) = parse_section_citation(query)
         && let Ok(law) = resolve_book(g, &book)
         && law_filter.as_ref().is_none_or(|f| f.id == law.id)
         && let Ok(s) = find_section(g, &law, &designation)
@@ -35,7 +33,7 @@ pub fn search_laws(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
         exact = Some((law, s));
     }
     let f = g.law_fields;
-    let words = query_words(&query);
+    let words = query_words(query);
     if words.is_empty() && exact.is_none() {
         return Err(ToolError::invalid(
             "the query has no searchable words",

@@ -25,7 +25,7 @@ use rusqlite::params;
 use serde_json::{Map, Value, json};
 
 use crate::contract::answer::{ErrorCode, ToolError};
-use crate::contract::args::Args;
+use crate::contract::args::{CheckCitationsArgs, ValidateCitationArgs};
 use crate::query::dating::TextDating;
 use crate::query::identifiers::{BookLookup, lookup_book};
 use crate::store::decisions::Decision;
@@ -704,10 +704,8 @@ fn losses(text: &str, covered: &[(usize, usize)]) -> Vec<Value> {
 }
 
 /// `check_citations(text, reference_date?)`.
-pub fn check_citations(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let text = a.str_req("text", usize::MAX)?;
-    let reference_date = a.str_opt("reference_date", 20)?.filter(|s| !s.trim().is_empty());
-    check_text(g, &text, reference_date)
+pub fn check_citations(g: &Generation, a: CheckCitationsArgs) -> Result<Map<String, Value>, ToolError> {
+    check_text(g, &a.text, a.reference_date)
 }
 
 /// The whole check, shared by MCP `check_citations` and `POST /api/citations/check`.
@@ -856,8 +854,8 @@ pub fn check_text(g: &Generation, text: &str, reference_date: Option<String>) ->
 }
 
 /// `validate_citation(citation)`: one Aktenzeichen, ECLI or § reference, exact only.
-pub fn validate_citation(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let citation = a.str_req("citation", 300)?;
+pub fn validate_citation(g: &Generation, a: ValidateCitationArgs) -> Result<Map<String, Value>, ToolError> {
+    let citation = a.citation;
     let vocab = LawVocabulary::shipped();
     let ex = scan(&citation, vocab);
     let checker = Checker::new(g, None);

@@ -14,22 +14,22 @@ use rusqlite::params;
 use serde_json::{Map, Value, json};
 
 use crate::contract::answer::ToolError;
-use crate::contract::args::Args;
+use crate::contract::args::{
+    CorpusCoverageArgs, DecisionRef, GetCaseReferencesArgs, GetCasesForLawArgs, GetCitationGraphArgs,
+    GetCitingCasesArgs,
+};
 use crate::query::identifiers::{canonical_norm, resolve_decision};
 use crate::store::decisions::{Decision, decision_by_id};
 
-fn id_arg(g: &Generation, a: &Args<'_>) -> Result<Decision, ToolError> {
-    let id = a.str_req("id", 200)?;
-    let court = a.str_opt("court", 200)?.filter(|s| !s.trim().is_empty());
-    let date = a.str_opt("date", 20)?.filter(|s| !s.trim().is_empty());
-    resolve_decision(g, &id, court.as_deref(), date.as_deref())
+fn id_arg(g: &Generation, a: &DecisionRef) -> Result<Decision, ToolError> {
+    resolve_decision(g, &a.id, a.court.as_deref(), a.date.as_deref())
 }
 
 /// `get_case_references(id)`: the laws and decisions one decision cites, with marker text,
 /// offsets and what each was bound to.
-pub fn get_case_references(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let d = id_arg(g, a)?;
-    let limit = a.int("limit", 500, 1, 5000)? as usize;
+pub fn get_case_references(g: &Generation, a: GetCaseReferencesArgs) -> Result<Map<String, Value>, ToolError> {
+    let d = id_arg(g, &a.decision)?;
+    let limit = a.limit as usize;
     // Each row as (kind, status, the JSON the answer shows).
     let rows: Vec<(String, Option<String>, Value)> = g.store.with(|c| {
         let mut st = c.prepare(
@@ -127,10 +127,9 @@ fn cited_by(g: &Generation, id: i64) -> Result<Vec<(i64, String, i64)>, ToolErro
 }
 
 /// `get_citing_cases(id, limit?, offset?)`: decisions that cite this one (resolved edges).
-pub fn get_citing_cases(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let d = id_arg(g, a)?;
-    let limit = a.int("limit", 20, 1, 200)? as usize;
-    let offset = a.int("offset", 0, 0, 1_000_000)? as usize;
+pub fn get_citing_cases(g: &Generation, a: GetCitingCasesArgs) -> Result<Map<String, Value>, ToolError> {
+    let d = id_arg(g, &a.decision)?;
+    let (limit, offset) = (a.limit as usize, a.offset as usize);
     // The edges are small rows; the decisions are read for the page only, sorted in SQL.
     let edges: std::collections::HashMap<i64, (String, i64)> =
         citing_of(g, d.id)?.into_iter().map(|(cid, role, n)| (cid, (role, n))).collect();
@@ -165,11 +164,10 @@ pub fn get_citing_cases(g: &Generation, a: &Args<'_>) -> Result<Map<String, Valu
 }
 
 /// `get_citation_graph(id, direction?, depth?, max_nodes?)`: the neighbourhood of a decision.
-pub fn get_citation_graph(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let d = id_arg(g, a)?;
-    let direction = a.closed::<GraphDirection>("direction")?.unwrap_or(GraphDirection::Both);
-    let depth = a.int("depth", 1, 1, 2)? as usize;
-    let max_nodes = a.int("max_nodes", 50, 1, 500)? as usize;
+pub fn get_citation_graph(g: &Generation, a: GetCitationGraphArgs) -> Result<Map<String, Value>, ToolError> {
+    let d = id_arg(g, &a.decision)?;
+    let direction = a.direction;
+    let (depth, max_nodes) = (a.depth as usize, a.max_nodes as usize);
     // Breadth first; each distinct decision once, at its smallest depth.
     let mut seen: HashMap<i64, (usize, String, String)> = HashMap::new(); // id -> (depth, via direction, role)
     let mut edges: Vec<Value> = Vec::new();
@@ -259,12 +257,9 @@ pub fn get_citation_graph(g: &Generation, a: &Args<'_>) -> Result<Map<String, Va
 }
 
 /// `get_cases_for_law(book, section, sort?, limit?, offset?)`: decisions citing a § / Artikel.
-pub fn get_cases_for_law(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let book = a.str_req("book", 100)?;
-    let section = a.str_req("section", 100)?;
-    let sort = a.closed::<CitingSort>("sort")?.unwrap_or(CitingSort::Date);
-    let limit = a.int("limit", 20, 1, 200)? as usize;
-    let offset = a.int("offset", 0, 0, 1_000_000)? as usize;
+pub fn get_cases_for_law(g: &Generation, a: GetCasesForLawArgs) -> Result<Map<String, Value>, ToolError> {
+    let GetCasesForLawArgs { book, section, sort, .. } = a;
+    let (limit, offset) = (a.limit as usize, a.offset as usize);
     let designation = section.trim();
     // A bare `229 § 5` is an article's paragraph (`Art. 229 § 5 EGBGB`), a bare `823` a §.
     let marker = if designation.starts_with('§') || designation.to_lowercase().starts_with("art") {
@@ -310,16 +305,8 @@ pub fn get_cases_for_law(g: &Generation, a: &Args<'_>) -> Result<Map<String, Val
 /// per decision bucket the claim (`exhaustive`) and the measurement against the toc this
 /// generation was built from (`measured`), and the holdings by court, branch, type and year,
 /// counted by the one definition every tool shares (`statistics::fact_counts`).
-pub fn corpus_coverage(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let branch = a.str_opt("branch", 40)?.filter(|s| !s.is_empty());
-    if let Some(b) = branch.as_deref()
-        && extract::courts::Branch::parse(b).is_none()
-    {
-        return Err(ToolError::invalid(
-            format!("unknown branch {b:?}"),
-            format!("Use one of: {}.", extract::courts::Branch::SPELLINGS.join(", ")),
-        ));
-    }
+pub fn corpus_coverage(g: &Generation, a: CorpusCoverageArgs) -> Result<Map<String, Value>, ToolError> {
+    let branch = a.branch.map(|b| b.as_str());
     let map = coverage_map::shipped();
     let held: Vec<Value> = g.store.with(|c| {
         let mut st = c.prepare(

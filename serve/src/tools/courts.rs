@@ -2,8 +2,8 @@
 //! One function per capability; MCP and REST both call these.
 
 use crate::contract::answer::{ErrorCode, ToolError};
-use crate::contract::args::Args;
-use crate::query::filters::{branch_arg, courts_named};
+use crate::contract::args::{GetCourtArgs, ListCourtsArgs, ListFacetsArgs};
+use crate::query::filters::courts_named;
 use crate::query::identifiers::canonical_norm;
 use crate::store::courts::{COURT_COLS, court_json};
 use extract::courts::fold;
@@ -13,16 +13,11 @@ use rusqlite::{params, params_from_iter};
 use serde_json::{Map, Value, json};
 
 /// `list_courts(branch?, land?, level?, include_empty?, limit?, offset?)`.
-pub fn list_courts(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let branch = a.closed::<model::Branch>("branch")?.map(|b| b.as_str().to_string());
-    let land = a.str_opt("land", 10)?.filter(|s| !s.is_empty()).map(|s| s.to_uppercase());
-    let level = a.int("level", -1, -1, 4)?;
-    let include_empty = a.bool_opt("include_empty")?.unwrap_or(false);
-    let limit = a.int("limit", 100, 1, 2000)? as usize;
-    let offset = a.int("offset", 0, 0, 1_000_000)? as usize;
-    if let Some(b) = &branch {
-        branch_arg(b)?;
-    }
+pub fn list_courts(g: &Generation, a: ListCourtsArgs) -> Result<Map<String, Value>, ToolError> {
+    let branch = a.branch.map(|b| b.as_str().to_string());
+    let land = a.land.map(|s| s.trim().to_uppercase());
+    let ListCourtsArgs { level, include_empty, .. } = a;
+    let (limit, offset) = (a.limit as usize, a.offset as usize);
     let mut conds = vec!["1 = 1".to_string()];
     let mut vals: Vec<Value> = Vec::new();
     if let Some(b) = &branch {
@@ -83,8 +78,8 @@ pub fn list_courts(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
 }
 
 /// `get_court(court)`: one court, its holdings and its decisions per year.
-pub fn get_court(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let name = a.str_req("court", 200)?;
+pub fn get_court(g: &Generation, a: GetCourtArgs) -> Result<Map<String, Value>, ToolError> {
+    let name = a.court;
     let named = courts_named(g, &name)?;
     let court: Option<Value> = match named.first() {
         Some((id, ..)) => Some(g.store.with(|c| {
@@ -119,10 +114,10 @@ pub fn get_court(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, Too
 }
 
 /// `list_facets(field, prefix?, limit?)`: value counts of court_name, court_branch or document_type.
-pub fn list_facets(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let field = a.closed_req::<FacetField>("field")?;
-    let prefix = a.str_opt("prefix", 100)?.unwrap_or_default();
-    let limit = a.int("limit", 50, 1, 1000)? as usize;
+pub fn list_facets(g: &Generation, a: ListFacetsArgs) -> Result<Map<String, Value>, ToolError> {
+    let field = a.field;
+    let prefix = a.prefix.unwrap_or_default();
+    let limit = a.limit as usize;
     // Court, branch, type and year are counted by the one definition every tool shares
     // (`statistics::fact_counts`); cited norms count decisions per norm.
     use crate::query::facts::Fact;
@@ -134,7 +129,7 @@ pub fn list_facets(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, T
         FacetField::CitedNorms => None,
     };
     // The family of a norm: the norm and every finer citation of it (`§ 823 BGB` → `§ 823 Abs. 1 BGB`).
-    let family = match a.str_opt("norm", 200)?.filter(|s| !s.trim().is_empty()) {
+    let family = match a.norm {
         Some(n) if field == FacetField::CitedNorms => {
             let token = canonical_norm(&n)?;
             let (head, book) = token.rsplit_once(' ').map(|(h, b)| (h.to_string(), b.to_string())).unwrap_or_default();

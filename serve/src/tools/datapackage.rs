@@ -22,7 +22,7 @@ use rusqlite::params;
 use serde_json::{Map, Value, json};
 
 use crate::contract::answer::ToolError;
-use crate::contract::args::Args;
+use crate::contract::args::AssembleDatapackageArgs;
 use crate::query::identifiers::resolve_decision;
 use crate::store::decisions::{Decision, decision_by_id};
 
@@ -75,26 +75,9 @@ struct Shape {
 }
 
 /// `assemble_datapackage(ids, include_citations?, full_text?, max_chars?)`.
-pub fn assemble_datapackage(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let ids = a.str_list("ids")?.unwrap_or_default();
-    if ids.is_empty() || ids.len() > IDS_MAX {
-        return Err(ToolError::invalid(
-            format!("ids must hold 1 to {IDS_MAX} decision ids, got {}", ids.len()),
-            "Send ids as an array of 1-10 decision ids, Aktenzeichen or ECLIs; for more, call again with the rest.",
-        )
-        .with("argument", "ids")
-        .with("minimum", 1)
-        .with("maximum", IDS_MAX));
-    }
-    if let Some(bad) = ids.iter().find(|i| i.trim().is_empty() || i.chars().count() > 200) {
-        return Err(ToolError::invalid(
-            format!("ids holds an empty or over-long id {bad:?}"),
-            "Each id is a decision id, an Aktenzeichen or an ECLI (at most 200 characters).",
-        ));
-    }
-    let include_citations = a.bool_opt("include_citations")?.unwrap_or(true);
-    let full_text = a.bool_opt("full_text")?.unwrap_or(false);
-    let max_chars = a.int("max_chars", MAX_CHARS_DEFAULT, MAX_CHARS_MIN, MAX_CHARS_MAX)? as usize;
+pub fn assemble_datapackage(g: &Generation, a: AssembleDatapackageArgs) -> Result<Map<String, Value>, ToolError> {
+    let AssembleDatapackageArgs { ids, include_citations, full_text, .. } = a;
+    let max_chars = a.max_chars as usize;
 
     // Every id must name exactly one decision: a package silently missing one would read as
     // complete, so the whole call fails and names each id that did not resolve.

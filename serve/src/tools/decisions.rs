@@ -7,7 +7,9 @@
 //! whether the value exists at all (`filter_vocabulary`); null means "not recorded".
 
 use crate::contract::answer::{ErrorCode, ToolError};
-use crate::contract::args::Args;
+use crate::contract::args::{
+    CrossTypeSearchArgs, FilterCasesArgs, GetDecisionArgs, GetSimilarCasesArgs, SearchDecisionsArgs, SearchLawsArgs,
+};
 use crate::query::decision_search::ranked_hits;
 use crate::query::filters::{Filters, parse_date_arg};
 use crate::query::identifiers::resolve_decision;
@@ -23,15 +25,9 @@ use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{IndexRecordOption, Term};
 
 /// `get_decision(id, court?, date?, offset?, length?, section?, rn_from?, rn_to?)`.
-pub fn get_decision(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let id = a.str_req("id", 200)?;
-    let court = a.str_opt("court", 200)?.filter(|s| !s.trim().is_empty());
-    let date = parse_date_arg(a, "date")?;
-    let offset = a.int("offset", 0, 0, i64::MAX)?;
-    let length = a.int("length", 0, 0, i64::MAX)?;
-    let section = a.str_opt("section", 100)?.filter(|s| !s.trim().is_empty());
-    let rn_from = a.int("rn_from", 0, 0, 1_000_000)?;
-    let rn_to = a.int("rn_to", 0, 0, 1_000_000)?;
+pub fn get_decision(g: &Generation, a: GetDecisionArgs) -> Result<Map<String, Value>, ToolError> {
+    let GetDecisionArgs { id, court, date, offset, length, section, rn_from, rn_to } = a;
+    let date = parse_date_arg(date.as_deref(), "date")?;
     let d = resolve_decision(g, &id, court.as_deref(), date.as_deref())?;
     type Extra = (String, String, String, String, Option<String>, String, String, String, Option<String>);
     let (text, sections, rns, flags, norms, sources, notes, source_format, date_raw): Extra = g.store.with(|c| {
@@ -115,12 +111,10 @@ pub fn get_decision(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, 
 }
 
 /// `filter_cases(court?, branch?, document_type?, date_from?, date_to?, file_number?, ecli?, limit?, offset?)`.
-pub fn filter_cases(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let filters = Filters::from_args(a)?;
-    let file_number = a.str_opt("file_number", 100)?.filter(|s| !s.trim().is_empty());
-    let ecli = a.str_opt("ecli", 100)?.filter(|s| !s.trim().is_empty());
-    let limit = a.int("limit", 20, 1, 100)? as usize;
-    let offset = a.int("offset", 0, 0, 1_000_000)? as usize;
+pub fn filter_cases(g: &Generation, a: FilterCasesArgs) -> Result<Map<String, Value>, ToolError> {
+    let filters = Filters::from_args(&a.filters)?;
+    let FilterCasesArgs { file_number, ecli, .. } = a;
+    let (limit, offset) = (a.limit as usize, a.offset as usize);
     let (mut conds, mut vals) = filters.sql_conditions(g)?;
     if let Some(fnum) = &file_number {
         vals.push(rusqlite::types::Value::Text(file_number_norm(fnum)));
@@ -173,29 +167,23 @@ pub fn filter_cases(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, 
 }
 
 /// `cross_type_search(query, limit?, book?, court?, …)`: laws and decisions side by side.
-pub fn cross_type_search(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let query = a.str_req("query", 500)?;
-    let limit = a.int("limit", 5, 1, 20)?;
-    let mut law_args = Map::new();
-    law_args.insert("query".into(), json!(query));
-    law_args.insert("limit".into(), json!(limit));
-    if let Some(b) = a.str_opt("book", 200)? {
-        law_args.insert("book".into(), json!(b));
-    }
-    let mut dec_args = Map::new();
-    dec_args.insert("query".into(), json!(query));
-    dec_args.insert("limit".into(), json!(limit));
-    for k in ["court", "branch", "document_type", "date_from", "date_to"] {
-        if let Some(v) = a.str_opt(k, 200)? {
-            dec_args.insert(k.into(), json!(v));
-        }
-    }
+pub fn cross_type_search(g: &Generation, a: CrossTypeSearchArgs) -> Result<Map<String, Value>, ToolError> {
+    let CrossTypeSearchArgs { query, book, filters, limit } = a;
+    let law_args = SearchLawsArgs { query: query.clone(), book, limit };
+    let dec_args = SearchDecisionsArgs {
+        query: query.clone(),
+        filters,
+        citations: Default::default(),
+        sort: model::DecisionSort::Relevance,
+        page: 1,
+        limit,
+    };
     let section = |r: Result<Map<String, Value>, ToolError>| match r {
         Ok(m) => Value::Object(m),
         Err(e) => Value::Object(e.payload()),
     };
-    let laws = section(crate::query::law_search::search_laws(g, &Args::new(&law_args)));
-    let decisions = section(search_decisions(g, &Args::new(&dec_args)));
+    let laws = section(crate::query::law_search::search_laws(g, &law_args));
+    let decisions = section(crate::query::decision_search::search_decisions(g, &dec_args));
     // What the decision results cite: the decisions and the norms most of them cite.
     let result_ids: Vec<String> = decisions["results"]
         .as_array()
@@ -252,9 +240,8 @@ fn cited_by_results(g: &Generation, ext_ids: &[String]) -> Result<(Vec<Value>, V
 }
 
 /// `get_similar_cases(id, limit?)`: decisions whose passages share the most distinctive words.
-pub fn get_similar_cases(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let id = a.str_req("id", 200)?;
-    let limit = a.int("limit", 5, 1, 20)? as usize;
+pub fn get_similar_cases(g: &Generation, a: GetSimilarCasesArgs) -> Result<Map<String, Value>, ToolError> {
+    let (id, limit) = (a.id, a.limit as usize);
     let d = resolve_decision(g, &id, None, None)?;
     let text: String =
         g.store.with(|c| Ok(c.query_row("SELECT text FROM decisions WHERE id = ?1", params![d.id], |r| r.get(0))?))?;
@@ -315,6 +302,6 @@ pub fn get_similar_cases(g: &Generation, a: &Args<'_>) -> Result<Map<String, Val
 }
 
 /// `search_decisions(query, court?, branch?, document_type?, date_from?, date_to?, sort?, page?, limit?)`.
-pub fn search_decisions(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    crate::query::decision_search::search_decisions(g, a)
+pub fn search_decisions(g: &Generation, a: SearchDecisionsArgs) -> Result<Map<String, Value>, ToolError> {
+    crate::query::decision_search::search_decisions(g, &a)
 }

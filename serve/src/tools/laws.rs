@@ -2,7 +2,7 @@
 //! One function per capability; MCP and REST both call these.
 
 use crate::contract::answer::ToolError;
-use crate::contract::args::Args;
+use crate::contract::args::{GetLawArgs, GetLawSectionArgs, ListLawBooksArgs, NoArgs, SearchLawsArgs};
 use crate::query::identifiers::{find_section, resolve_book};
 use crate::query::text::snippet;
 use crate::store::laws::{GII, LAW_COLS, Law, NormAccount, Section, law_from_row, norm_account_from_row, section_url};
@@ -27,11 +27,8 @@ fn section_json(law: &Law, s: &Section) -> Value {
 }
 
 /// `get_law_section(book, section, offset?, length?)`.
-pub fn get_law_section(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let book = a.str_req("book", 200)?;
-    let designation = a.str_req("section", 200)?;
-    let offset = a.int("offset", 0, 0, i64::MAX)?;
-    let length = a.int("length", 0, 0, i64::MAX)?;
+pub fn get_law_section(g: &Generation, a: GetLawSectionArgs) -> Result<Map<String, Value>, ToolError> {
+    let GetLawSectionArgs { book, section: designation, offset, length } = a;
     let law = resolve_book(g, &book)?;
     let s = find_section(g, &law, &designation)?;
     let mut out = Map::new();
@@ -49,13 +46,8 @@ pub fn get_law_section(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value
 }
 
 /// `get_law(book, include?, offset?, length?, toc_offset?, toc_limit?)`.
-pub fn get_law(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let book = a.str_req("book", 200)?;
-    let include = a.closed_list::<LawPart>("include")?.unwrap_or_else(|| vec![LawPart::Meta, LawPart::Toc]);
-    let offset = a.int("offset", 0, 0, i64::MAX)?;
-    let length = a.int("length", 20_000, 1, 100_000)?;
-    let toc_offset = a.int("toc_offset", 0, 0, i64::MAX)?;
-    let toc_limit = a.int("toc_limit", 500, 1, 5_000)?;
+pub fn get_law(g: &Generation, a: GetLawArgs) -> Result<Map<String, Value>, ToolError> {
+    let GetLawArgs { book, include, offset, length, toc_offset, toc_limit } = a;
     let law = resolve_book(g, &book)?;
     let mut out = Map::new();
     out.insert("law".into(), law.summary());
@@ -125,11 +117,8 @@ pub fn get_law(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolE
 }
 
 /// `list_law_books(prefix?, search?, limit?, offset?)`.
-pub fn list_law_books(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let prefix = a.str_opt("prefix", 100)?.filter(|s| !s.trim().is_empty());
-    let search = a.str_opt("search", 200)?.filter(|s| !s.trim().is_empty());
-    let limit = a.int("limit", 50, 1, 500)?;
-    let offset = a.int("offset", 0, 0, i64::MAX)?;
+pub fn list_law_books(g: &Generation, a: ListLawBooksArgs) -> Result<Map<String, Value>, ToolError> {
+    let ListLawBooksArgs { prefix, search, limit, offset } = a;
     let mut filters = Map::new();
     let mut clauses = Vec::new();
     let mut params_v: Vec<String> = Vec::new();
@@ -201,7 +190,7 @@ pub fn list_law_books(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>
 }
 
 /// `get_platform_info()`: what this server holds and from which generation.
-pub fn platform_info(g: &Generation, _a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
+pub fn platform_info(g: &Generation, _a: NoArgs) -> Result<Map<String, Value>, ToolError> {
     let m = &g.manifest;
     let (laws, sections, with_text): (i64, i64, i64) = g.store.with(|c| {
         Ok(c.query_row(
@@ -261,6 +250,6 @@ pub fn platform_info(g: &Generation, _a: &Args<'_>) -> Result<Map<String, Value>
 }
 
 /// `search_laws(query, book?, limit?)`: full-text search over law sections only.
-pub fn search_laws(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    crate::query::law_search::search_laws(g, a)
+pub fn search_laws(g: &Generation, a: SearchLawsArgs) -> Result<Map<String, Value>, ToolError> {
+    crate::query::law_search::search_laws(g, &a)
 }

@@ -12,7 +12,7 @@
 //! `year: null`, never dropped and never guessed).
 
 use crate::contract::answer::ToolError;
-use crate::contract::args::Args;
+use crate::contract::args::GetCaseStatisticsArgs;
 use crate::query::decision_search::{IDENTIFIER_BASIS, QueryMatch, match_query, text_basis};
 use crate::query::facts::{Fact, fact_counts, filtered_fact_counts};
 use crate::query::filters::Filters;
@@ -23,9 +23,9 @@ use std::collections::{BTreeMap, HashSet};
 
 /// `get_case_statistics(query?, court?, branch?, document_type?, date_from?, date_to?,
 /// cited_norm?, cited_case_id?)`.
-pub fn get_case_statistics(g: &Generation, a: &Args<'_>) -> Result<Map<String, Value>, ToolError> {
-    let query = a.str_opt("query", 500)?.filter(|s| !s.trim().is_empty());
-    let filters = Filters::from_search_args(g, a)?;
+pub fn get_case_statistics(g: &Generation, a: GetCaseStatisticsArgs) -> Result<Map<String, Value>, ToolError> {
+    let query = a.query;
+    let filters = Filters::from_search_args(g, &a.filters, &a.citations)?;
     let mut out = Map::new();
     out.insert("query".into(), json!(query));
     out.insert("filters_applied".into(), filters.applied());
