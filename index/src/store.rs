@@ -210,6 +210,15 @@ CREATE INDEX dn_norm_decision ON decision_norms(norm, decision_id);
 -- decision_facts view grouped once per generation (constant for it).
 CREATE TABLE fact_combos AS
     SELECT court, branch, document_type, year, COUNT(*) AS decisions FROM decision_facts GROUP BY 1, 2, 3, 4;
+-- How many held decisions cite each law and each section (bound citations only): the statute
+-- search's prior for which § practice treats as on point (serve/src/query/vocabulary.rs).
+CREATE TABLE law_citing AS
+    SELECT law_id, COUNT(DISTINCT decision_id) AS decisions FROM decision_citations
+    WHERE kind = 'law' AND law_status = 'bound' GROUP BY law_id;
+CREATE TABLE section_citing AS
+    SELECT s.id AS section_id, COUNT(DISTINCT c.decision_id) AS decisions
+    FROM decision_citations c JOIN sections s ON s.law_id = c.law_id AND s.key = c.section
+    WHERE c.kind = 'law' AND c.law_status = 'bound' GROUP BY s.id;
 "#;
 
 /// The form file numbers are looked up by: upper case, no spaces, `.` as `/`, NBSP folded, so

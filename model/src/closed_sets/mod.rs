@@ -136,7 +136,10 @@ pub use branch::Branch;
 pub use case_citation::{CaseCitationStatus, CaseKind, CitationRole, WithheldReason};
 pub use law_citation::LawCitationStatus;
 pub use norm_account::NormDropReason;
-pub use query_modes::{CitingSort, DecisionSort, FacetField, GraphDirection, LawPart, MatchMode, SearchMode};
+pub use query_modes::{
+    CitingSort, DecisionSort, ExpansionReason, ExpansionStatus, FacetField, GraphDirection, LawPart, MatchMode,
+    SearchMode,
+};
 pub use source_problem::SourceProblem;
 pub use verdict::Verdict;
 

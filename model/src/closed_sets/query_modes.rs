@@ -64,6 +64,37 @@ crate::closed_set! {
         CitationWordsInOrder => "citation_words_in_order_within_8_positions",
         /// Nothing held every word, so any word counts (the answer says so).
         AnyTerm => "any_term",
+        /// `search_laws`: too few sections held every word, so the rows that do come first,
+        /// then rows holding some of them; each row's `matched_by.every_word` says which.
+        AllTermsThenAnyTerm => "all_terms_then_any_term",
+    }
+}
+
+crate::closed_set! {
+    /// Whether the legal-register dictionary added terms to a search (`query_expansion.status`).
+    pub enum ExpansionStatus {
+        /// Terms were added (`added_terms`), never substituted.
+        Applied => "applied",
+        /// The dictionary read the query and added nothing.
+        Abstained => "abstained",
+        /// The dictionary did not run.
+        Skipped => "skipped",
+    }
+}
+
+crate::closed_set! {
+    /// Why the dictionary added nothing (`query_expansion.reason`).
+    pub enum ExpansionReason {
+        /// No entry's words are all in the query.
+        NoEntryMatched => "no_entry_matched",
+        /// The caller sent `expand_query: false`.
+        CallerOptedOut => "caller_opted_out",
+        /// The query is an identifier throughout (a § citation, an Aktenzeichen, an ECLI).
+        PreciseIdentifier => "precise_identifier",
+        /// No searchable words are left once the function words are dropped.
+        EmptyQuery => "empty_query",
+        /// This search does not use the dictionary yet (decision search; statute search does).
+        NotAppliedToDecisions => "not_applied_to_decisions",
     }
 }
 

@@ -119,6 +119,17 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Map<S
     out.insert("sort".into(), json!(sort));
     out.insert("page".into(), json!(page));
     out.insert("limit".into(), json!(size));
+    // The legal-register dictionary runs on statute search only so far; say so on every answer.
+    let expansion = crate::query::expansion::QueryExpansion::not_applied(
+        query,
+        model::ExpansionStatus::Skipped,
+        if a.expand_query {
+            model::ExpansionReason::NotAppliedToDecisions
+        } else {
+            model::ExpansionReason::CallerOptedOut
+        },
+    );
+    out.insert("query_expansion".into(), expansion.to_json());
 
     let (q, words, citation, match_mode, ids) = match match_query(g, query, &filters)? {
         QueryMatch::Identifier { mode, decisions: mut found } => {

@@ -1,16 +1,24 @@
-//! Statute search: a § citation is answered exactly first, then words over headings, labels and texts, optionally within one law.
+//! Statute search: a § citation is answered exactly first, then words over headings, labels
+//! and texts, optionally within one law. Words are analysed first ([`QueryPlan`]: function words
+//! dropped, compounds split, typos corrected, legal-register terms added); sections holding
+//! every word rank first, multiplied by the [`LawPrior`] (how often held decisions cite the § and
+//! its law); each row says why it matched (`matched_by`).
 
 use crate::contract::answer::ToolError;
 use crate::contract::args::SearchLawsArgs;
+use crate::query::analysis::{QueryPlan, Via, Vocabulary};
 use crate::query::identifiers::{find_section, parse_section_citation, resolve_book};
-use crate::query::text::{query_words, slice_chars, words_query};
+use crate::query::law_prior::LawPrior;
+use crate::query::text::slice_chars;
 use crate::store::laws::{Law, Section, law_by_id, section_by_id, section_url};
 use index::Generation;
 use model::{MatchMode, SearchMode};
 use serde_json::{Map, Value, json};
 use tantivy::collector::{Count, TopDocs};
+use tantivy::query::BoostQuery;
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
-use tantivy::schema::{IndexRecordOption, Term};
+use tantivy::schema::{Field, IndexRecordOption, Term};
+use tantivy::{DocAddress, DocSet, Searcher};
 
 /// `search_laws(query, book?, limit?)`: full-text search over law sections only.
 pub fn search_laws(g: &Generation, a: &SearchLawsArgs) -> Result<Map<String, Value>, ToolError> {
@@ -33,39 +41,56 @@ pub fn search_laws(g: &Generation, a: &SearchLawsArgs) -> Result<Map<String, Val
         exact = Some((law, s));
     }
     let f = g.law_fields;
-    let words = query_words(query);
-    if words.is_empty() && exact.is_none() {
+    let searcher = g.laws_reader.searcher();
+    let vocabulary = Vocabulary { searcher: &searcher, fields: vec![f.text, f.heading] };
+    let plan = QueryPlan::analyse(query, &vocabulary, a.expand_query);
+    if plan.concepts.is_empty() && exact.is_none() {
         return Err(ToolError::invalid(
             "the query has no searchable words",
             "Send words or a citation, e.g. \"Notwehr\" or \"§ 823 BGB\".",
         ));
     }
-    let fields = [(f.heading, 3.0f32), (f.label, 2.0), (f.text, 1.0), (f.breadcrumb, 0.5), (f.law_title, 0.5)];
-    let build = |occur: Occur| -> BooleanQuery {
-        let filter: Vec<(Occur, Box<dyn Query>)> = law_filter
+    let law_clause = || -> Vec<(Occur, Box<dyn Query>)> {
+        law_filter
             .iter()
             .map(|l| {
                 let t = TermQuery::new(Term::from_field_u64(f.law_id, l.id as u64), IndexRecordOption::Basic);
                 (Occur::Must, Box::new(t) as Box<dyn Query>)
             })
-            .collect();
-        words_query(&words, &fields, occur, filter)
+            .collect()
     };
-    let searcher = g.laws_reader.searcher();
+    let prior = LawPrior::of(g)?;
     let mut match_mode = MatchMode::AllTerms;
     let mut rows = Vec::new();
     let mut total = 0usize;
-    if !words.is_empty() {
-        let mut q = build(Occur::Must);
-        let (mut top, mut count) = searcher.search(&q, &(TopDocs::with_limit(limit + 1).order_by_score(), Count))?;
-        if count == 0 && words.len() > 1 {
-            q = build(Occur::Should);
-            (top, count) = searcher.search(&q, &(TopDocs::with_limit(limit + 1).order_by_score(), Count))?;
-            match_mode = MatchMode::AnyTerm;
-        }
+    if !plan.concepts.is_empty() {
+        let fields = [(f.heading, 3.0f32), (f.label, 2.0), (f.text, 1.0), (f.breadcrumb, 0.5), (f.law_title, 0.5)];
+        let strict = plan_query(&plan, &fields, Occur::Must, law_clause());
+        let ranked = |q: &BooleanQuery, n: usize| -> tantivy::Result<(Vec<(f32, tantivy::DocAddress)>, usize)> {
+            let prior = prior.clone();
+            let top = TopDocs::with_limit(n).tweak_score(move |segment: &tantivy::SegmentReader| {
+                let ids = segment.fast_fields().u64("section_id").ok().map(|c| c.first_or_default_col(0));
+                let prior = prior.clone();
+                move |doc: tantivy::DocId, score: tantivy::Score| {
+                    score * ids.as_ref().map(|c| prior.factor(c.get_val(doc))).unwrap_or(1.0)
+                }
+            });
+            searcher.search(q, &(top, Count))
+        };
+        let (mut top, count) = ranked(&strict, limit + 1)?;
         total = count;
-        let mut highlighter = crate::query::snippets::Highlighter::new(&words);
-        for (score, addr) in top {
+        let strict_hits: std::collections::HashSet<tantivy::DocAddress> = top.iter().map(|(_, a)| *a).collect();
+        if count <= limit && plan.concepts.len() > 1 {
+            // Too few sections hold every word: those come first, then sections holding some.
+            let relaxed = plan_query(&plan, &fields, Occur::Should, law_clause());
+            let (more, relaxed_count) = ranked(&relaxed, limit + 1 + top.len())?;
+            top.extend(more.into_iter().filter(|(_, a)| !strict_hits.contains(a)));
+            total = relaxed_count;
+            match_mode = if count == 0 { MatchMode::AnyTerm } else { MatchMode::AllTermsThenAnyTerm };
+        }
+        let mut highlighter =
+            crate::query::snippets::Highlighter::new(&plan.all_terms().into_iter().collect::<Vec<_>>());
+        for (score, addr) in top.into_iter().take(limit + 1) {
             // The section id from the fast field: the stored text is read once, from the store.
             let ids = searcher.segment_reader(addr.segment_ord).fast_fields().u64("section_id")?;
             let sid = ids.first(addr.doc_id).unwrap_or(0) as i64;
@@ -75,13 +100,13 @@ pub fn search_laws(g: &Generation, a: &SearchLawsArgs) -> Result<Map<String, Val
             let s = section_by_id(g, sid)?;
             let law = law_by_id(g, s.law_id)?;
             let frag = highlighter.fragment(&s.text, 240);
-            let (text, highlights) = (frag.text, frag.highlights);
-            rows.push(result_row(&law, &s, Some(score), "text_match", text, highlights));
+            let matched = matched_by(&searcher, addr, &plan, &f, strict_hits.contains(&addr), &prior, &s, &law);
+            rows.push(result_row(&law, &s, Some(score), matched, frag.text, frag.highlights));
         }
     }
     if let Some((law, s)) = &exact {
         let text = slice_chars(&s.text, 0, 240);
-        rows.insert(0, result_row(law, s, None, "exact_citation", text, Vec::new()));
+        rows.insert(0, result_row(law, s, None, json!({"kind": "exact_citation"}), text, Vec::new()));
     }
     let has_more = rows.len() > limit;
     rows.truncate(limit);
@@ -95,13 +120,18 @@ pub fn search_laws(g: &Generation, a: &SearchLawsArgs) -> Result<Map<String, Val
     out.insert(
         "total_basis".into(),
         json!(if match_mode == MatchMode::AllTerms {
-            "law_sections_containing_every_query_word"
+            "law_sections_matching_every_query_word"
         } else {
-            "law_sections_containing_any_query_word"
+            "law_sections_matching_any_query_word"
         }),
     );
     out.insert("limit".into(), json!(limit));
     out.insert("has_more".into(), json!(has_more || total > rows.len()));
+    out.insert("query_expansion".into(), plan.expansion.to_json());
+    out.insert("query_analysis".into(), plan.to_json());
+    if rows.is_empty() {
+        out.insert("suggestions".into(), suggestions(&plan, law_filter.is_some()));
+    }
     out.insert("results".into(), Value::Array(rows));
     out.insert("scope".into(), json!("federal statutes only (gesetze-im-internet.de); never decisions"));
     Ok(out)
@@ -111,7 +141,7 @@ pub(crate) fn result_row(
     law: &Law,
     s: &Section,
     score: Option<f32>,
-    matched: &str,
+    matched: Value,
     text: String,
     highlights: Vec<[usize; 2]>,
 ) -> Value {
@@ -127,4 +157,122 @@ pub(crate) fn result_row(
         "snippet": {"text": text, "highlights": highlights},
         "html_url": section_url(&law.slug, s.label.as_deref()),
     })
+}
+
+/// The word query of a plan: each concept (`occur`: every concept or any) matched by any of its
+/// alternatives (an alternative = all its terms, in any field, each field with its boost), plus
+/// the optional added terms, which rank and never restrict.
+fn plan_query(
+    plan: &QueryPlan,
+    fields: &[(Field, f32)],
+    occur: Occur,
+    filters: Vec<(Occur, Box<dyn Query>)>,
+) -> BooleanQuery {
+    let term_query = |t: &str, weight: f32| -> Box<dyn Query> {
+        let per_field: Vec<(Occur, Box<dyn Query>)> = fields
+            .iter()
+            .map(|(field, boost)| {
+                let tq = TermQuery::new(Term::from_field_text(*field, t), IndexRecordOption::WithFreqs);
+                (Occur::Should, Box::new(BoostQuery::new(Box::new(tq), boost * weight)) as Box<dyn Query>)
+            })
+            .collect();
+        Box::new(BooleanQuery::new(per_field))
+    };
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    for c in &plan.concepts {
+        let alternatives: Vec<(Occur, Box<dyn Query>)> = c
+            .alternatives
+            .iter()
+            .map(|a| {
+                let weight = match a.via {
+                    Via::Word => 1.0,
+                    Via::TypoCorrection { .. } => 0.9,
+                    Via::CompoundParts | Via::Expansion { .. } => 0.8,
+                };
+                let all: Vec<(Occur, Box<dyn Query>)> =
+                    a.terms.iter().map(|t| (Occur::Must, term_query(t, weight / a.terms.len() as f32))).collect();
+                (Occur::Should, Box::new(BooleanQuery::new(all)) as Box<dyn Query>)
+            })
+            .collect();
+        // A word the index does not hold at all restricts nothing (it is reported instead); nor
+        // does a bare number beside words ("ab 18", "14 Tage"), which statutes often spell out.
+        let optional = plan.unknown_words.contains(&c.word) || (c.exact && plan.concepts.iter().any(|o| !o.exact));
+        clauses.push((if optional { Occur::Should } else { occur }, Box::new(BooleanQuery::new(alternatives))));
+    }
+    for t in &plan.optional_terms {
+        clauses.push((Occur::Should, term_query(t, 0.5)));
+    }
+    clauses.extend(filters);
+    BooleanQuery::new(clauses)
+}
+
+/// Whether the document at `addr` holds `term` in `field`.
+fn holds(searcher: &Searcher, addr: DocAddress, field: Field, term: &str) -> bool {
+    let segment = searcher.segment_reader(addr.segment_ord);
+    let Ok(index) = segment.inverted_index(field) else { return false };
+    match index.read_postings(&Term::from_field_text(field, term), IndexRecordOption::Basic) {
+        // `seek` wants a target at or after the current doc: a list starting past it lacks it.
+        Ok(Some(mut postings)) => match postings.doc().cmp(&addr.doc_id) {
+            std::cmp::Ordering::Equal => true,
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Less => postings.seek(addr.doc_id) == addr.doc_id,
+        },
+        _ => false,
+    }
+}
+
+/// Why a row matched: which of the caller's words it holds and how (the word itself, its
+/// compound parts, a legal-register term, a corrected spelling), whether in the heading, which
+/// added terms it holds, and the decisions citing it (the prior's input).
+#[allow(clippy::too_many_arguments)]
+fn matched_by(
+    searcher: &Searcher,
+    addr: DocAddress,
+    plan: &QueryPlan,
+    f: &index::laws_index::LawFields,
+    every_word: bool,
+    prior: &LawPrior,
+    s: &Section,
+    law: &Law,
+) -> Value {
+    let in_doc = |t: &str| {
+        [f.text, f.heading, f.label, f.breadcrumb, f.law_title].iter().any(|fl| holds(searcher, addr, *fl, t))
+    };
+    let mut words = Vec::new();
+    for c in &plan.concepts {
+        let Some(a) = c.alternatives.iter().find(|a| a.terms.iter().all(|t| in_doc(t))) else { continue };
+        let in_heading = a.terms.iter().all(|t| holds(searcher, addr, f.heading, t));
+        let via = match &a.via {
+            Via::Word => json!("word"),
+            Via::CompoundParts => json!("compound_parts"),
+            Via::Expansion { .. } => json!("legal_register"),
+            Via::TypoCorrection { .. } => json!("typo_correction"),
+        };
+        words.push(json!({"word": c.word, "via": via, "terms": a.terms, "in_heading": in_heading}));
+    }
+    let added: Vec<&String> = plan.optional_terms.iter().filter(|t| in_doc(t)).collect();
+    let (section_n, law_n) = prior.citing(s.id, law.id);
+    json!({
+        "kind": "words",
+        "every_word": every_word,
+        "words": words,
+        "added_terms": added,
+        "cited_by_decisions": if prior.has_citations() { json!({"section": section_n, "law": law_n}) } else { Value::Null },
+    })
+}
+
+/// What to try when nothing matched: corrected spellings of unknown words, the dictionary, and
+/// fewer words (each named; nothing is retried silently).
+fn suggestions(plan: &QueryPlan, filtered: bool) -> Value {
+    let mut out = Vec::new();
+    if !plan.unknown_words.is_empty() {
+        out.push(json!({"kind": "unknown_words", "words": plan.unknown_words, "hint": "These words occur in no federal statute; check the spelling or use the statute's term."}));
+    }
+    if plan.expansion.status != model::ExpansionStatus::Applied {
+        out.push(json!({"kind": "legal_register", "hint": "No dictionary entry matched; statutes often use other words (Mietsicherheit for Kaution, Nachstellung for Stalking)."}));
+    }
+    if filtered {
+        out.push(json!({"kind": "drop_book_filter", "hint": "Search again without book."}));
+    }
+    Value::Array(out)
 }

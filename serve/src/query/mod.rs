@@ -4,12 +4,15 @@
 //! cited decision lies on the coverage map ([`coverage`]). It imports only the store and the
 //! contract.
 
+pub mod analysis;
 pub mod coverage;
 pub mod dating;
 pub mod decision_search;
+pub mod expansion;
 pub mod facts;
 pub mod filters;
 pub mod identifiers;
+pub mod law_prior;
 pub mod law_search;
 pub mod snippets;
 pub mod text;

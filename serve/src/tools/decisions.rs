@@ -168,8 +168,8 @@ pub fn filter_cases(g: &Generation, a: FilterCasesArgs) -> Result<Map<String, Va
 
 /// `cross_type_search(query, limit?, book?, court?, …)`: laws and decisions side by side.
 pub fn cross_type_search(g: &Generation, a: CrossTypeSearchArgs) -> Result<Map<String, Value>, ToolError> {
-    let CrossTypeSearchArgs { query, book, filters, limit } = a;
-    let law_args = SearchLawsArgs { query: query.clone(), book, limit };
+    let CrossTypeSearchArgs { query, book, filters, limit, expand_query } = a;
+    let law_args = SearchLawsArgs { query: query.clone(), book, limit, expand_query };
     let dec_args = SearchDecisionsArgs {
         query: query.clone(),
         filters,
@@ -177,6 +177,7 @@ pub fn cross_type_search(g: &Generation, a: CrossTypeSearchArgs) -> Result<Map<S
         sort: model::DecisionSort::Relevance,
         page: 1,
         limit,
+        expand_query,
     };
     let section = |r: Result<Map<String, Value>, ToolError>| match r {
         Ok(m) => Value::Object(m),

@@ -66,6 +66,9 @@ pub struct SearchDecisionsArgs {
     #[serde(default = "int::<10>")]
     #[schemars(range(min = 1, max = 20))]
     pub limit: i64,
+    /// Add legal-register terms for everyday words ("Kaution" adds "Mietsicherheit"); the answer's query_expansion says what was added. false = search your words alone.
+    #[serde(default = "super::yes")]
+    pub expand_query: bool,
 }
 
 /// `get_decision`.
@@ -137,6 +140,9 @@ pub struct CrossTypeSearchArgs {
     #[serde(default = "int::<5>")]
     #[schemars(range(min = 1, max = 20))]
     pub limit: i64,
+    /// Add legal-register terms for everyday words ("Kaution" adds "Mietsicherheit"); the answer's query_expansion says what was added. false = search your words alone.
+    #[serde(default = "super::yes")]
+    pub expand_query: bool,
 }
 
 /// `get_similar_cases`.

@@ -20,6 +20,9 @@ pub struct SearchLawsArgs {
     #[serde(default = "int::<10>")]
     #[schemars(range(min = 1, max = 50))]
     pub limit: i64,
+    /// Add legal-register terms for everyday words ("Kaution" adds "Mietsicherheit"); the answer's query_expansion says what was added. false = search your words alone.
+    #[serde(default = "super::yes")]
+    pub expand_query: bool,
 }
 
 /// `get_law_section`.

@@ -40,6 +40,11 @@ pub(crate) const fn int<const N: i64>() -> i64 {
     N
 }
 
+/// The value of a `#[serde(default = "yes")]` argument.
+pub(crate) const fn yes() -> bool {
+    true
+}
+
 /// The input schema of the argument struct `A`: JSON Schema 2020-12, everything inlined, an
 /// optional argument typed as its value (absent = not sent; `null` is read as absent too).
 pub fn input_schema<A: JsonSchema>() -> Value {

@@ -26,10 +26,6 @@ pub struct ValidateCitationArgs {
     pub citation: String,
 }
 
-fn yes() -> bool {
-    true
-}
-
 /// `assemble_datapackage`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct AssembleDatapackageArgs {
@@ -37,7 +33,7 @@ pub struct AssembleDatapackageArgs {
     #[schemars(length(min = 1, max = 10), inner(length(min = 1, max = 200)))]
     pub ids: Vec<String>,
     /// Each decision's outgoing citation edges (resolved to a held decision or not, with status) and edge_accounting.
-    #[serde(default = "yes")]
+    #[serde(default = "super::yes")]
     pub include_citations: bool,
     /// Whole texts (cut at max_chars each) instead of ~700-character excerpts from the Leitsatz/Tenor/Gründe.
     #[serde(default)]

@@ -1,0 +1,525 @@
+//! Query analysis for searches in people's words: function words dropped, German compounds
+//! split against the index's own vocabulary (with linking morphemes), typos of everyday words
+//! corrected to the index's vocabulary, and the legal-register dictionary applied
+//! ([`crate::query::expansion`]). The result is a [`QueryPlan`]: one [`Concept`] per word the
+//! caller typed, each with the ways it can be matched, plus optional added terms.
+//!
+//! Invariants: identifiers (tokens with digits, § citations) are never split, corrected or
+//! expanded; every change to the caller's words is reported (compounds, corrections, added
+//! terms, dropped words), so an answer never hides how it was broadened.
+
+use std::collections::BTreeSet;
+
+use model::{ExpansionReason, ExpansionStatus};
+use tantivy::query::FuzzyTermQuery;
+use tantivy::schema::Field;
+use tantivy::{Searcher, Term};
+
+use crate::query::expansion::{QueryExpansion, register};
+use crate::query::text::query_words;
+
+/// German function words a question carries and a statute's wording does not decide on
+/// (surface forms, lower case; matched before stemming).
+const STOPWORDS: &[&str] = &[
+    "der",
+    "die",
+    "das",
+    "den",
+    "dem",
+    "des",
+    "ein",
+    "eine",
+    "einer",
+    "eines",
+    "einem",
+    "einen",
+    "und",
+    "oder",
+    "aber",
+    "wenn",
+    "wann",
+    "wie",
+    "was",
+    "wer",
+    "wem",
+    "wen",
+    "wo",
+    "warum",
+    "welche",
+    "welcher",
+    "welches",
+    "ist",
+    "sind",
+    "bin",
+    "bist",
+    "war",
+    "waren",
+    "wird",
+    "werden",
+    "wurde",
+    "hat",
+    "habe",
+    "haben",
+    "hatte",
+    "kann",
+    "können",
+    "koennen",
+    "darf",
+    "dürfen",
+    "duerfen",
+    "muss",
+    "müssen",
+    "muessen",
+    "soll",
+    "sollen",
+    "man",
+    "ich",
+    "du",
+    "er",
+    "sie",
+    "es",
+    "wir",
+    "ihr",
+    "mein",
+    "meine",
+    "meinen",
+    "meinem",
+    "meiner",
+    "dein",
+    "sein",
+    "seine",
+    "ihre",
+    "ihren",
+    "mich",
+    "mir",
+    "dich",
+    "dir",
+    "sich",
+    "uns",
+    "für",
+    "fuer",
+    "mit",
+    "von",
+    "vom",
+    "zu",
+    "zum",
+    "zur",
+    "bei",
+    "beim",
+    "auf",
+    "aus",
+    "an",
+    "am",
+    "im",
+    "in",
+    "ins",
+    "über",
+    "ueber",
+    "unter",
+    "nach",
+    "vor",
+    "gegen",
+    "ohne",
+    "um",
+    "durch",
+    "bis",
+    "ab",
+    "als",
+    "auch",
+    "noch",
+    "nur",
+    "so",
+    "schon",
+    "sehr",
+    "viel",
+    "viele",
+    "mehr",
+    "jemand",
+    "jemanden",
+    "jemandem",
+    "etwas",
+    "dass",
+    "daß",
+    "ob",
+    "da",
+    "hier",
+    "dort",
+    "denn",
+    "weil",
+    "keine",
+    "kein",
+    "keinen",
+    "stehen",
+    "steht",
+    "gibt",
+    "geben",
+    "lassen",
+    "bekommen",
+    "kriegen",
+    "machen",
+    "tun",
+    "mal",
+    "bitte",
+    "eigentlich",
+    "innerhalb",
+];
+
+/// Shortest word (characters) a typo is corrected in; shorter words are too often real.
+const TYPO_MIN_CHARS: usize = 5;
+/// Shortest word split as a compound, and shortest part.
+const COMPOUND_MIN_CHARS: usize = 8;
+const PART_MIN_CHARS: usize = 4;
+/// A part must occur in at least this many documents to count as a word of the index.
+const PART_MIN_DOCS: u64 = 3;
+/// A word occurring in at least this many documents is common enough to stand alone unsplit.
+const COMMON_WORD_DOCS: u64 = 400;
+/// Linking morphemes (Fugenelemente) a compound's head may end with.
+const LINKING: &[&str] = &["es", "en", "s", "n", "e"];
+
+/// Whether an index term is one of the function words (so added legal terms skip them too).
+pub fn is_stopword_term(term: &str) -> bool {
+    STOPWORDS.iter().any(|w| query_words(w).first().is_some_and(|t| t == term))
+}
+
+/// Where a way of matching a concept came from (`matched_by` says which matched).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Via {
+    /// The caller's word itself.
+    Word,
+    /// The parts of the caller's compound, all of them.
+    CompoundParts,
+    /// A legal-register term for the caller's word (`lay` names the entry).
+    Expansion { lay: String },
+    /// The index's spelling of a mistyped word.
+    TypoCorrection { typed: String },
+}
+
+/// One way to match a concept: every one of `terms` in the document.
+#[derive(Debug, Clone)]
+pub struct Alternative {
+    pub terms: Vec<String>,
+    pub via: Via,
+}
+
+/// One word the caller typed, with the ways it can be matched.
+#[derive(Debug, Clone)]
+pub struct Concept {
+    pub word: String,
+    pub alternatives: Vec<Alternative>,
+    /// An identifier-like token (digits): matched exactly, never changed.
+    pub exact: bool,
+}
+
+/// The analysed query.
+#[derive(Debug, Clone)]
+pub struct QueryPlan {
+    pub concepts: Vec<Concept>,
+    /// Terms added by multi-word dictionary entries: they rank, they do not restrict.
+    pub optional_terms: Vec<String>,
+    pub expansion: QueryExpansion,
+    pub dropped_words: Vec<String>,
+    /// Words with no match in the index, no split and no correction.
+    pub unknown_words: Vec<String>,
+}
+
+/// Document frequencies and spelling neighbours from one index's vocabulary.
+pub struct Vocabulary<'a> {
+    pub searcher: &'a Searcher,
+    pub fields: Vec<Field>,
+}
+
+impl Vocabulary<'_> {
+    /// Documents holding `term` in any of the fields (summed; an upper bound across fields).
+    pub fn doc_freq(&self, term: &str) -> u64 {
+        self.fields.iter().map(|f| self.searcher.doc_freq(&Term::from_field_text(*f, term)).unwrap_or(0)).sum()
+    }
+
+    /// The index term within `distance` edits of `term` (a stem) closest to what was typed
+    /// (`typed`, folded), then held by the most documents (at least 2).
+    pub fn nearest(&self, term: &str, typed: &str, distance: u8) -> Option<String> {
+        let mut best: Option<(usize, u64, String)> = None;
+        for field in &self.fields {
+            let mut counts: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
+            for segment in self.searcher.segment_readers() {
+                let Ok(index) = segment.inverted_index(*field) else { continue };
+                let Ok(dfa) = FuzzyTermQuery::new(Term::from_field_text(*field, term), distance, true).automaton()
+                else {
+                    continue;
+                };
+                let Ok(mut stream) = index.terms().search(dfa).into_stream() else { continue };
+                while stream.advance() {
+                    if let Ok(t) = std::str::from_utf8(stream.key()) {
+                        *counts.entry(t.to_string()).or_default() += u64::from(stream.value().doc_freq);
+                    }
+                }
+            }
+            for (t, n) in counts {
+                let d = edit_distance(&t, typed).min(edit_distance(&t, term));
+                let better = best
+                    .as_ref()
+                    .is_none_or(|(bd, bn, bt)| (d, std::cmp::Reverse(n), &t) < (*bd, std::cmp::Reverse(*bn), bt));
+                if t != term && n >= 2 && better {
+                    best = Some((d, n, t));
+                }
+            }
+        }
+        best.map(|(_, _, t)| t)
+    }
+
+    /// `word` (lower case, umlauts folded) as parts the index knows, e.g. `urlaubstage` →
+    /// `[urlaub, tag]`, `eigenbedarfskuendigung` → `[eigenbedarf, kundig]` (index terms);
+    /// up to three parts, the split whose rarest part is most common winning.
+    pub fn split_compound(&self, word: &str) -> Option<Vec<String>> {
+        // Two parts where any split in two works; three only where none does.
+        self.split(word, 1).or_else(|| self.split(word, 2)).map(|(parts, _)| parts)
+    }
+
+    fn split(&self, word: &str, depth: u8) -> Option<(Vec<String>, u64)> {
+        let chars: Vec<(usize, char)> = word.char_indices().collect();
+        if chars.len() < 2 * PART_MIN_CHARS || !word.chars().all(char::is_alphabetic) {
+            return None;
+        }
+        let mut best: Option<(Vec<String>, u64)> = None;
+        for &(at, _) in &chars[PART_MIN_CHARS..=chars.len() - PART_MIN_CHARS] {
+            let (head, tail) = (&word[..at], &word[at..]);
+            let Some((head_term, head_df)) = self.head_term(head) else { continue };
+            let whole_tail = self.known(tail).map(|(t, n)| (vec![t], n));
+            let tail_parts = match whole_tail {
+                Some(t) => Some(t),
+                None if depth > 1 => self.split(tail, depth - 1),
+                None => None,
+            };
+            let Some((mut tail_terms, tail_df)) = tail_parts else { continue };
+            let score = head_df.min(tail_df);
+            if best.as_ref().is_none_or(|(_, s)| score > *s) {
+                let mut parts = vec![head_term];
+                parts.append(&mut tail_terms);
+                best = Some((parts, score));
+            }
+        }
+        best
+    }
+
+    /// The head of a compound as an index term, with or without a linking morpheme.
+    fn head_term(&self, head: &str) -> Option<(String, u64)> {
+        let mut found = self.known(head);
+        for l in LINKING {
+            if let Some(stripped) = head.strip_suffix(l)
+                && stripped.chars().count() >= PART_MIN_CHARS
+                && let Some((t, n)) = self.known(stripped)
+                && found.as_ref().is_none_or(|(_, m)| n > *m)
+            {
+                found = Some((t, n));
+            }
+        }
+        found
+    }
+
+    /// `surface` as one index term held by enough documents.
+    fn known(&self, surface: &str) -> Option<(String, u64)> {
+        if surface.chars().count() < PART_MIN_CHARS {
+            return None;
+        }
+        let terms = query_words(surface);
+        let [term] = terms.as_slice() else { return None };
+        if term.chars().count() < PART_MIN_CHARS {
+            return None;
+        }
+        let n = self.doc_freq(term);
+        // A lay word of the legal-register dictionary is a word too, though no statute uses it
+        // ("Eigenbedarf" in "Eigenbedarfskündigung"): the entry then maps it to the statute's terms.
+        let lay = || register().entries.iter().any(|e| e.lay_terms.len() == 1 && e.lay_terms[0] == *term);
+        if n >= PART_MIN_DOCS {
+            Some((term.clone(), n))
+        } else if lay() {
+            Some((term.clone(), PART_MIN_DOCS))
+        } else {
+            None
+        }
+    }
+}
+
+/// Edits (insert, delete, substitute, swap of neighbours) between two short words.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            d[i][j] = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// Lower case with umlauts folded, as the analyzer folds them (before stemming).
+fn fold(word: &str) -> String {
+    let mut out = String::new();
+    index::analysis::fold_german(&word.to_lowercase(), &mut out);
+    out
+}
+
+impl QueryPlan {
+    /// Analyses `query` against `vocabulary`; `expand` = the caller's `expand_query`.
+    pub fn analyse(query: &str, vocabulary: &Vocabulary<'_>, expand: bool) -> QueryPlan {
+        let surface: Vec<String> = query
+            .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+            .flat_map(|w| w.split('-'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect();
+        // A § / Art. citation throughout ("§ 823 BGB") is an identifier: no word of it is changed.
+        let citation = crate::query::identifiers::parse_section_citation(query).is_some();
+        let mut dropped_words = Vec::new();
+        let mut concepts: Vec<Concept> = Vec::new();
+        for word in &surface {
+            let lower = word.to_lowercase();
+            if STOPWORDS.contains(&lower.as_str()) {
+                dropped_words.push(word.clone());
+                continue;
+            }
+            let Some(term) = query_words(word).into_iter().next() else { continue };
+            if concepts.iter().any(|c| c.alternatives[0].terms == [term.clone()]) {
+                continue;
+            }
+            let exact = citation || word.chars().any(|c| c.is_ascii_digit());
+            let alternatives = vec![Alternative { terms: vec![term], via: Via::Word }];
+            concepts.push(Concept { word: word.clone(), alternatives, exact });
+        }
+        // A question of function words only ("wer ist das") keeps its words rather than none.
+        if concepts.is_empty() && !dropped_words.is_empty() {
+            for word in std::mem::take(&mut dropped_words) {
+                if let Some(term) = query_words(&word).into_iter().next() {
+                    concepts.push(Concept {
+                        word,
+                        alternatives: vec![Alternative { terms: vec![term], via: Via::Word }],
+                        exact: false,
+                    });
+                }
+            }
+        }
+        let mut unknown_words = Vec::new();
+        for c in concepts.iter_mut().filter(|c| !c.exact) {
+            let term = c.alternatives[0].terms[0].clone();
+            let df = vocabulary.doc_freq(&term);
+            let folded = fold(&c.word);
+            let mut split = None;
+            if folded.chars().count() >= COMPOUND_MIN_CHARS && df < COMMON_WORD_DOCS {
+                split = vocabulary.split_compound(&folded).filter(|parts| parts.len() > 1);
+            }
+            if let Some(parts) = split {
+                c.alternatives.push(Alternative { terms: parts, via: Via::CompoundParts });
+            } else if df == 0 && folded.chars().count() >= TYPO_MIN_CHARS {
+                let distance = if folded.chars().count() >= 7 { 2 } else { 1 };
+                match vocabulary.nearest(&term, &folded, distance) {
+                    Some(fixed) => c
+                        .alternatives
+                        .push(Alternative { terms: vec![fixed], via: Via::TypoCorrection { typed: c.word.clone() } }),
+                    None => unknown_words.push(c.word.clone()),
+                }
+            } else if df == 0 {
+                unknown_words.push(c.word.clone());
+            }
+        }
+        let mut plan = QueryPlan {
+            concepts,
+            optional_terms: Vec::new(),
+            expansion: QueryExpansion::not_applied(query, ExpansionStatus::Abstained, ExpansionReason::NoEntryMatched),
+            dropped_words,
+            unknown_words,
+        };
+        if plan.concepts.is_empty() {
+            plan.expansion = QueryExpansion::not_applied(query, ExpansionStatus::Skipped, ExpansionReason::EmptyQuery);
+        } else if plan.concepts.iter().all(|c| c.exact) {
+            plan.expansion =
+                QueryExpansion::not_applied(query, ExpansionStatus::Skipped, ExpansionReason::PreciseIdentifier);
+        } else if !expand {
+            plan.expansion =
+                QueryExpansion::not_applied(query, ExpansionStatus::Skipped, ExpansionReason::CallerOptedOut);
+        } else {
+            plan.apply_register(query);
+        }
+        plan
+    }
+
+    /// `query_analysis` in answers: what was done to the caller's words.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut compounds = Vec::new();
+        let mut corrections = Vec::new();
+        for c in &self.concepts {
+            for a in &c.alternatives {
+                match &a.via {
+                    Via::CompoundParts => compounds.push(serde_json::json!({"word": c.word, "parts": a.terms})),
+                    Via::TypoCorrection { typed } => {
+                        corrections.push(serde_json::json!({"typed": typed, "searched": a.terms[0]}))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        serde_json::json!({
+            "words": self.concepts.iter().map(|c| &c.word).collect::<Vec<_>>(),
+            "dropped_function_words": self.dropped_words,
+            "compounds_split": compounds,
+            "typo_corrections": corrections,
+            "unknown_words": self.unknown_words,
+        })
+    }
+
+    /// Every term any alternative of any concept can match (what the query holds).
+    pub fn all_terms(&self) -> BTreeSet<String> {
+        self.concepts.iter().flat_map(|c| c.alternatives.iter().flat_map(|a| a.terms.iter().cloned())).collect()
+    }
+
+    /// Adds the legal-register entries whose lay words the query holds: a one-word entry as a
+    /// further way to match that word, a longer one as optional terms.
+    fn apply_register(&mut self, query: &str) {
+        let held = self.all_terms();
+        let mut added = Vec::new();
+        for entry in register().matching(&held) {
+            let new: Vec<String> = entry.legal_terms.iter().filter(|t| !held.contains(*t)).cloned().collect();
+            if new.is_empty() {
+                continue;
+            }
+            // Each legal phrase is one more way to match each of the entry's lay words (all of
+            // the phrase's terms); the phrase's terms also rank on their own.
+            let phrases: Vec<Vec<String>> = entry
+                .legal
+                .iter()
+                .map(|p| query_words(p).into_iter().filter(|t| !is_stopword_term(t)).collect::<Vec<_>>())
+                .filter(|terms: &Vec<String>| !terms.is_empty() && !terms.iter().all(|t| held.contains(t)))
+                .collect();
+            for lay in &entry.lay_terms {
+                if let Some(c) = self.concepts.iter_mut().find(|c| c.alternatives.iter().any(|a| a.terms.contains(lay)))
+                {
+                    for terms in &phrases {
+                        c.alternatives
+                            .push(Alternative { terms: terms.clone(), via: Via::Expansion { lay: entry.lay.clone() } });
+                    }
+                }
+            }
+            if entry.lay_terms.len() > 1 {
+                for t in &new {
+                    if !self.optional_terms.contains(t) {
+                        self.optional_terms.push(t.clone());
+                    }
+                }
+            }
+            added.push((entry.clone(), new));
+        }
+        self.expansion = if added.is_empty() {
+            QueryExpansion::not_applied(query, ExpansionStatus::Abstained, ExpansionReason::NoEntryMatched)
+        } else {
+            QueryExpansion { status: ExpansionStatus::Applied, reason: None, original_query: query.to_string(), added }
+        };
+    }
+}

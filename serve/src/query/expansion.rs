@@ -1,0 +1,174 @@
+//! The legal-register dictionary (`serve/data/legal-register.tsv`, compiled in): everyday
+//! words → the terms federal statutes use ("Kaution" → "Mietsicherheit"), and the
+//! `query_expansion` block every search answer carries (seed 002's shape).
+//!
+//! Invariants: terms are added to a query, never substituted; an entry fires only when every
+//! one of its lay words is in the query (stemmed, compound parts included); a query that is an
+//! identifier throughout is never expanded.
+
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+use model::{ExpansionReason, ExpansionStatus};
+use serde_json::{Value, json};
+
+use crate::query::text::query_words;
+
+/// The dictionary file as shipped.
+pub const REGISTER_TSV: &str = include_str!("../../data/legal-register.tsv");
+
+/// One entry: lay words → legal terms, with the § whose text carries the terms.
+#[derive(Debug, Clone)]
+pub struct RegisterEntry {
+    /// The lay words as written in the file.
+    pub lay: String,
+    /// Their index terms (stemmed and folded); all must be in the query.
+    pub lay_terms: Vec<String>,
+    /// The legal terms as written in the file.
+    pub legal: Vec<String>,
+    /// Their index terms, in order, without repeats.
+    pub legal_terms: Vec<String>,
+    /// Where the legal terms come from (`§ 551 BGB`).
+    pub source: String,
+}
+
+/// The parsed dictionary.
+#[derive(Debug)]
+pub struct LegalRegister {
+    pub version: String,
+    pub entries: Vec<RegisterEntry>,
+}
+
+/// The shipped dictionary, parsed once.
+pub fn register() -> &'static LegalRegister {
+    static REGISTER: LazyLock<LegalRegister> =
+        LazyLock::new(|| LegalRegister::parse(REGISTER_TSV).expect("serve/data/legal-register.tsv is well-formed"));
+    &REGISTER
+}
+
+impl LegalRegister {
+    /// Parses the TSV format the README documents; a malformed line is an error naming it.
+    pub fn parse(text: &str) -> Result<LegalRegister, String> {
+        let mut version = None;
+        let mut entries = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            if let Some(v) = line.strip_prefix("#version\t") {
+                version = Some(v.trim().to_string());
+                continue;
+            }
+            if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let cols: Vec<&str> = line.split('\t').collect();
+            if cols.len() < 3 {
+                return Err(format!("line {}: want lay<TAB>legal terms<TAB>source, got {line:?}", n + 1));
+            }
+            let legal: Vec<String> =
+                cols[1].split(';').map(|t| t.trim().to_string()).filter(|t| !t.is_empty()).collect();
+            let lay_terms = query_words(cols[0]);
+            let mut legal_terms: Vec<String> = Vec::new();
+            for t in legal.iter().flat_map(|t| query_words(t)) {
+                if !legal_terms.contains(&t) && !crate::query::analysis::is_stopword_term(&t) {
+                    legal_terms.push(t);
+                }
+            }
+            if lay_terms.is_empty() || legal_terms.is_empty() {
+                return Err(format!("line {}: no searchable words in {line:?}", n + 1));
+            }
+            entries.push(RegisterEntry {
+                lay: cols[0].trim().to_string(),
+                lay_terms,
+                legal,
+                legal_terms,
+                source: cols[2].trim().to_string(),
+            });
+        }
+        Ok(LegalRegister { version: version.ok_or("no #version line")?, entries })
+    }
+
+    /// The entries whose lay words are all among `terms`.
+    pub fn matching<'a>(&'a self, terms: &BTreeSet<String>) -> Vec<&'a RegisterEntry> {
+        self.entries.iter().filter(|e| e.lay_terms.iter().all(|t| terms.contains(t))).collect()
+    }
+}
+
+/// What the dictionary did for one query (`query_expansion` in the answer).
+#[derive(Debug, Clone)]
+pub struct QueryExpansion {
+    pub status: ExpansionStatus,
+    pub reason: Option<ExpansionReason>,
+    pub original_query: String,
+    /// `(entry, terms it added)`: only terms the query did not already hold.
+    pub added: Vec<(RegisterEntry, Vec<String>)>,
+}
+
+impl QueryExpansion {
+    pub fn not_applied(query: &str, status: ExpansionStatus, reason: ExpansionReason) -> QueryExpansion {
+        QueryExpansion { status, reason: Some(reason), original_query: query.to_string(), added: Vec::new() }
+    }
+
+    /// Every added index term, in entry order, without repeats.
+    pub fn added_terms(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for t in self.added.iter().flat_map(|(_, ts)| ts) {
+            if !out.contains(t) {
+                out.push(t.clone());
+            }
+        }
+        out
+    }
+
+    /// The block as answers carry it.
+    pub fn to_json(&self) -> Value {
+        let applied = self.status == ExpansionStatus::Applied;
+        let added: Vec<Value> = self
+            .added
+            .iter()
+            .map(|(e, terms)| json!({"for": e.lay, "legal_terms": e.legal, "index_terms": terms, "source": e.source}))
+            .collect();
+        json!({
+            "status": self.status,
+            "applied": applied,
+            "reason": self.reason,
+            "original_query": self.original_query,
+            "added_terms": added,
+            "dictionary_version": register().version,
+            "note": if applied {
+                "Terms from the legal-register dictionary were added to your words (never substituted); the ranking saw them. Send expand_query=false to search your words alone."
+            } else {
+                "Nothing was added to your words."
+            },
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_dictionary_parses_and_every_entry_names_its_source() {
+        let r = register();
+        assert!(r.entries.len() >= 100, "{} entries", r.entries.len());
+        for e in &r.entries {
+            assert!(e.source.starts_with("§ ") || e.source.starts_with("Art. "), "{}: source {:?}", e.lay, e.source);
+        }
+    }
+
+    #[test]
+    fn an_entry_fires_only_when_all_its_lay_words_are_in_the_query() {
+        let r = register();
+        let terms = |q: &str| query_words(q).into_iter().collect::<BTreeSet<_>>();
+        let hits = r.matching(&terms("Fahrerflucht nach einem Parkrempler"));
+        assert!(hits.iter().any(|e| e.legal.iter().any(|l| l == "unerlaubtes Entfernen vom Unfallort")), "{hits:?}");
+        // "Erbe ausschlagen" needs both words.
+        assert!(r.matching(&terms("Erbe")).iter().all(|e| e.lay != "Erbe ausschlagen"));
+        assert!(r.matching(&terms("das Erbe ausschlagen")).iter().any(|e| e.lay == "Erbe ausschlagen"));
+    }
+
+    #[test]
+    fn a_malformed_line_is_refused_with_its_number() {
+        let e = LegalRegister::parse("#version\t1\nKaution only two\n").unwrap_err();
+        assert!(e.contains("line 2"), "{e}");
+    }
+}

@@ -1,0 +1,106 @@
+//! The statute search's prior: which sections practice treats as on point. A section's score is
+//! multiplied by how many held decisions cite its law and the section itself (the generation's
+//! `law_citing` / `section_citing` tables, built by `index`), and lowered for units that are not
+//! norms (tables of contents, Eingangs- and Schlussformeln) and, less, for annexes.
+//! Built once per generation on first use; a generation without the tables has no citation
+//! prior (factors from the unit kind only).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use index::Generation;
+
+use crate::contract::answer::ToolError;
+
+/// Per section: the score factor and the decisions citing it and its law.
+pub struct LawPrior {
+    factor: HashMap<u64, f32>,
+    section_citing: HashMap<i64, i64>,
+    law_citing: HashMap<i64, i64>,
+}
+
+/// Keys of units that are not norms.
+const NOT_NORMS: &[&str] =
+    &["inhaltsübersicht", "inhaltsverzeichnis", "eingangsformel", "schlussformel", "schlußformel", "(xxxx)"];
+
+impl LawPrior {
+    /// The prior of the generation `g` (cached for the newest generation asked).
+    pub fn of(g: &Generation) -> Result<Arc<LawPrior>, ToolError> {
+        static CACHE: Mutex<Option<(String, Arc<LawPrior>)>> = Mutex::new(None);
+        if let Some((id, p)) = CACHE.lock().unwrap_or_else(|e| e.into_inner()).as_ref()
+            && *id == g.id
+        {
+            return Ok(p.clone());
+        }
+        let p = Arc::new(LawPrior::load(g)?);
+        *CACHE.lock().unwrap_or_else(|e| e.into_inner()) = Some((g.id.clone(), p.clone()));
+        Ok(p)
+    }
+
+    fn load(g: &Generation) -> Result<LawPrior, ToolError> {
+        g.store
+            .with(|c| {
+                let has = |t: &str| -> rusqlite::Result<bool> {
+                    c.query_row("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?1", [t], |r| {
+                        r.get::<_, i64>(0)
+                    })
+                    .map(|n| n > 0)
+                };
+                let mut law_citing = HashMap::new();
+                let mut section_citing = HashMap::new();
+                if has("law_citing")? && has("section_citing")? {
+                    let mut st = c.prepare("SELECT law_id, decisions FROM law_citing")?;
+                    for r in st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))? {
+                        let (k, v) = r?;
+                        law_citing.insert(k, v);
+                    }
+                    let mut st = c.prepare("SELECT section_id, decisions FROM section_citing")?;
+                    for r in st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))? {
+                        let (k, v) = r?;
+                        section_citing.insert(k, v);
+                    }
+                }
+                let mut factor = HashMap::new();
+                let mut st = c.prepare("SELECT id, law_id, kind, key FROM sections")?;
+                let rows = st.query_map([], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, i64>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, Option<String>>(3)?,
+                    ))
+                })?;
+                for r in rows {
+                    let (id, law, kind, key) = r?;
+                    let unit = match (kind.as_str(), key.as_deref()) {
+                        (_, Some(k)) if NOT_NORMS.contains(&k) => 0.3,
+                        ("other", None) => 0.3,
+                        ("annex", _) => 0.7,
+                        _ => 1.0,
+                    };
+                    let law_n = *law_citing.get(&law).unwrap_or(&0) as f32;
+                    let sec_n = *section_citing.get(&id).unwrap_or(&0) as f32;
+                    let f = unit * (1.0 + 0.25 * law_n.ln_1p()) * (1.0 + 0.15 * sec_n.ln_1p());
+                    factor.insert(id as u64, f);
+                }
+                Ok(LawPrior { factor, section_citing, law_citing })
+            })
+            .map_err(ToolError::internal)
+    }
+
+    /// The factor a section's text score is multiplied by.
+    pub fn factor(&self, section_id: u64) -> f32 {
+        *self.factor.get(&section_id).unwrap_or(&1.0)
+    }
+
+    /// Held decisions citing the section, and its law (0 when none; the tables count bound
+    /// citations only).
+    pub fn citing(&self, section_id: i64, law_id: i64) -> (i64, i64) {
+        (*self.section_citing.get(&section_id).unwrap_or(&0), *self.law_citing.get(&law_id).unwrap_or(&0))
+    }
+
+    /// Whether this generation has the citation tables (else the counts are not recorded).
+    pub fn has_citations(&self) -> bool {
+        !self.law_citing.is_empty()
+    }
+}

@@ -1,0 +1,93 @@
+//! Statute search in people's words, on named cases over the embedded sample, through the real
+//! `serve` binary: compounds split against the index's vocabulary, the legal-register
+//! dictionary (added, never substituted, and reported in `query_expansion`), typo tolerance for
+//! everyday words only, and no bare zero. (`make bench` scores the whole lay benchmark.)
+
+use legal_tests::http::Client;
+use legal_tests::procs::Server;
+use serde_json::{Value, json};
+
+fn search(c: &Client, server: &Server, tool: &str, args: Value) -> Value {
+    let url = format!("{}/api/tools/{tool}", server.base_url);
+    let (status, body) = c.post(&url, "application/json", args.to_string());
+    let v: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"));
+    assert_eq!(status, 200, "{args}: {v}");
+    v
+}
+
+/// `(code, section)` of the first `n` rows.
+fn top(v: &Value, n: usize) -> Vec<(String, String)> {
+    v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(n)
+        .map(|r| (r["law"]["code"].as_str().unwrap_or("").to_string(), r["section"].as_str().unwrap_or("").to_string()))
+        .collect()
+}
+
+fn has(v: &Value, n: usize, code: &str, section: &str) -> bool {
+    top(v, n).iter().any(|(c, s)| c == code && s == section)
+}
+
+#[test]
+fn everyday_words_find_the_statutes_terms_and_the_answer_says_what_was_added() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+
+    // Compound with a linking -s-: "Eigenbedarf" + "Kündigung"; the dictionary maps Eigenbedarf.
+    let v = search(&c, &server, "search_laws", json!({"query": "Eigenbedarfskündigung"}));
+    let split = &v["query_analysis"]["compounds_split"];
+    assert_eq!(split[0]["word"], json!("Eigenbedarfskündigung"), "{}", v["query_analysis"]);
+    assert_eq!(split[0]["parts"], json!(["eigenbedarf", "kundig"]), "{}", v["query_analysis"]);
+    assert!(has(&v, 5, "BGB", "573"), "§ 573 BGB in the top 5: {:?}", top(&v, 5));
+
+    // The dictionary: Fahrerflucht is "unerlaubtes Entfernen vom Unfallort" (§ 142 StGB).
+    let v = search(&c, &server, "search_laws", json!({"query": "Fahrerflucht"}));
+    assert!(has(&v, 3, "StGB", "142"), "§ 142 StGB in the top 3: {:?}", top(&v, 3));
+    let e = &v["query_expansion"];
+    assert_eq!(e["status"], json!("applied"), "{e}");
+    assert_eq!(e["applied"], json!(true));
+    assert_eq!(e["original_query"], json!("Fahrerflucht"));
+    assert_eq!(e["added_terms"][0]["source"], json!("§ 142 StGB"), "{e}");
+    assert_eq!(v["results"][0]["matched_by"]["words"][0]["via"], json!("legal_register"), "{}", v["results"][0]);
+    // Switched off for one call: the caller's words alone, and the answer says why.
+    let off = search(&c, &server, "search_laws", json!({"query": "Fahrerflucht", "expand_query": false}));
+    assert_eq!(off["query_expansion"]["status"], json!("skipped"));
+    assert_eq!(off["query_expansion"]["reason"], json!("caller_opted_out"));
+    assert!(!has(&off, 10, "StGB", "142"), "without the dictionary the statute's own words do not say Fahrerflucht");
+
+    // Kaution → Mietsicherheit (§ 551 BGB), and the plural form meets the singular.
+    let v = search(&c, &server, "search_laws", json!({"query": "Kaution Mietwohnung"}));
+    assert!(has(&v, 5, "BGB", "551"), "{:?}", top(&v, 5));
+    let v = search(&c, &server, "search_laws", json!({"query": "Mietsicherheit"}));
+    assert!(has(&v, 3, "BGB", "551"), "{:?}", top(&v, 3));
+
+    // A typo in an everyday word is corrected to the index's spelling, and said so.
+    let v = search(&c, &server, "search_laws", json!({"query": "Notwher"}));
+    assert_eq!(v["query_analysis"]["typo_corrections"][0]["searched"], json!("notwehr"), "{}", v["query_analysis"]);
+    assert!(has(&v, 3, "StGB", "32"), "{:?}", top(&v, 3));
+
+    // Identifiers are never corrected or expanded.
+    let v = search(&c, &server, "search_laws", json!({"query": "§ 823 BGB"}));
+    assert_eq!(v["query_expansion"]["status"], json!("skipped"));
+    assert_eq!(v["query_expansion"]["reason"], json!("precise_identifier"));
+    assert_eq!(v["query_analysis"]["typo_corrections"], json!([]));
+    assert_eq!(top(&v, 1), vec![("BGB".to_string(), "823".to_string())]);
+
+    // No bare zero: an empty result names the unknown word and what to try.
+    let v = search(&c, &server, "search_laws", json!({"query": "Qwxzvbnmk"}));
+    assert_eq!(v["results"], json!([]));
+    let kinds: Vec<&str> = v["suggestions"].as_array().unwrap().iter().filter_map(|s| s["kind"].as_str()).collect();
+    assert!(kinds.contains(&"unknown_words"), "{}", v["suggestions"]);
+    assert_eq!(v["query_analysis"]["unknown_words"], json!(["Qwxzvbnmk"]));
+
+    // Every search answer carries query_expansion, with the status that is true for it.
+    let v = search(&c, &server, "search_decisions", json!({"query": "Kaution"}));
+    assert_eq!(v["query_expansion"]["status"], json!("skipped"), "{}", v["query_expansion"]);
+    assert_eq!(v["query_expansion"]["reason"], json!("not_applied_to_decisions"));
+    let v = search(&c, &server, "cross_type_search", json!({"query": "Fahrerflucht"}));
+    assert_eq!(v["laws"]["query_expansion"]["status"], json!("applied"), "{}", v["laws"]);
+    assert_eq!(v["decisions"]["query_expansion"]["status"], json!("skipped"));
+}
