@@ -130,6 +130,14 @@ done
 for id in "2%20BvQ%2053%2F18" "7%20C%2012.13" "7%20C%2018.08" "oldp-1" "oldp-2" "20%20F%201.10?date=2010-01-21" "7%20C%2031.15?rn_from=10&rn_to=20" "7%20C%2012.13?offset=1000&length=2000"; do
 	echo "GET $dbase/api/decisions/$id" >> "$work/dget.rest"
 done
+# Lay search (issue 17): everyday-language questions -> the § that answers them, on all statutes
+# with the decision corpus's citation prior; with the dictionary and without it (expand_query=false).
+# Baseline before the query analysis (BM25 only, 2026-12-03): recall@1 15.0%, recall@5 25.0%, MRR@10 0.200.
+log "lay search (lay-dev, full statutes), with the legal-register dictionary: $(python3 "$shared/benchmarks/lay-score.py" "$shared/benchmarks/lay-dev.jsonl" "$dbase" --json) [goal: recall@5 >= 80%, MRR@10 >= 0.60; before: recall@1 15.0, recall@5 25.0, mrr@10 0.200]"
+: > "$work/lsearch.rest"
+while IFS= read -r q; do echo "GET $dbase/api/search/laws?q=$q&limit=10" >> "$work/lsearch.rest"; done < <(python3 -c 'import json,sys,urllib.parse; [print(urllib.parse.quote(json.loads(l)["query"])) for l in open(sys.argv[1])]' "$shared/benchmarks/lay-dev.jsonl")
+"$bin/loadgen" --spec "$work/lsearch.rest" --concurrency 8 --requests 200 --label warmup >/dev/null
+"$bin/loadgen" --spec "$work/lsearch.rest" --concurrency 8 --requests 4000 --label "lay-dev search_laws c8 (goal p99 < 10 ms)" | tee -a "$out/latest.txt"
 for spec in dsearch.rest dget.rest; do
 	"$bin/loadgen" --spec "$work/$spec" --concurrency 8 --requests 200 --label warmup >/dev/null
 	"$bin/loadgen" --spec "$work/$spec" --concurrency 8 --requests 4000 --label "$spec (goal p99 < 15 ms)" | tee -a "$out/latest.txt"

@@ -91,3 +91,46 @@ fn everyday_words_find_the_statutes_terms_and_the_answer_says_what_was_added() {
     assert_eq!(v["laws"]["query_expansion"]["status"], json!("applied"), "{}", v["laws"]);
     assert_eq!(v["decisions"]["query_expansion"]["status"], json!("skipped"));
 }
+
+/// Lower case, umlauts folded: the dictionary's terms and the § text compared on one spelling.
+fn fold(s: &str) -> String {
+    s.to_lowercase().replace('ä', "ae").replace('ö', "oe").replace('ü', "ue").replace('ß', "ss")
+}
+
+#[test]
+fn every_dictionary_entry_of_a_sample_law_names_a_section_that_holds_its_terms() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    let tsv =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../serve/data/legal-register.tsv")).unwrap();
+    let (mut checked, mut missing) = (0, Vec::new());
+    for line in tsv.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let (legal, source) = (cols[1], cols[2]);
+        let (section, book) = source.split_once(' ').map(|(_, rest)| rest.split_once(' ').unwrap()).unwrap();
+        let unit = if source.starts_with("Art.") { format!("Art. {section}") } else { section.to_string() };
+        let url = format!("{}/api/tools/get_law_section", server.base_url);
+        let (status, body) = c.post(&url, "application/json", json!({"book": book, "section": unit}).to_string());
+        let v: Value = serde_json::from_str(&body).unwrap();
+        if status != 200 {
+            // Only laws of the embedded sample are checked here; the rest are not held.
+            assert_eq!(v["error_code"], json!("book_not_found"), "{source}: {v}");
+            continue;
+        }
+        checked += 1;
+        let s = &v["section"];
+        let hay = fold(&format!("{} {} {}", s["heading"], s["breadcrumb"], v["content"]));
+        for word in legal.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() >= 4) {
+            // The word's stem-like head (all but the last three letters, at least four) must occur.
+            let w = fold(word);
+            let n = w.chars().count().saturating_sub(3).max(4);
+            let head: String = w.chars().take(n).collect();
+            if !hay.contains(&head) {
+                missing.push(format!("{source}: {word:?} (entry {:?})", cols[0]));
+            }
+        }
+    }
+    assert!(checked >= 60, "only {checked} entries name a law of the sample");
+    assert!(missing.is_empty(), "terms the named § does not hold:\n{}", missing.join("\n"));
+}
