@@ -19,150 +19,19 @@ use crate::query::expansion::{QueryExpansion, register};
 use crate::query::text::query_words;
 
 /// German function words a question carries and a statute's wording does not decide on
-/// (surface forms, lower case; matched before stemming).
-const STOPWORDS: &[&str] = &[
-    "der",
-    "die",
-    "das",
-    "den",
-    "dem",
-    "des",
-    "ein",
-    "eine",
-    "einer",
-    "eines",
-    "einem",
-    "einen",
-    "und",
-    "oder",
-    "aber",
-    "wenn",
-    "wann",
-    "wie",
-    "was",
-    "wer",
-    "wem",
-    "wen",
-    "wo",
-    "warum",
-    "welche",
-    "welcher",
-    "welches",
-    "ist",
-    "sind",
-    "bin",
-    "bist",
-    "war",
-    "waren",
-    "wird",
-    "werden",
-    "wurde",
-    "hat",
-    "habe",
-    "haben",
-    "hatte",
-    "kann",
-    "können",
-    "koennen",
-    "darf",
-    "dürfen",
-    "duerfen",
-    "muss",
-    "müssen",
-    "muessen",
-    "soll",
-    "sollen",
-    "man",
-    "ich",
-    "du",
-    "er",
-    "sie",
-    "es",
-    "wir",
-    "ihr",
-    "mein",
-    "meine",
-    "meinen",
-    "meinem",
-    "meiner",
-    "dein",
-    "sein",
-    "seine",
-    "ihre",
-    "ihren",
-    "mich",
-    "mir",
-    "dich",
-    "dir",
-    "sich",
-    "uns",
-    "für",
-    "fuer",
-    "mit",
-    "von",
-    "vom",
-    "zu",
-    "zum",
-    "zur",
-    "bei",
-    "beim",
-    "auf",
-    "aus",
-    "an",
-    "am",
-    "im",
-    "in",
-    "ins",
-    "über",
-    "ueber",
-    "unter",
-    "nach",
-    "vor",
-    "gegen",
-    "ohne",
-    "um",
-    "durch",
-    "bis",
-    "ab",
-    "als",
-    "auch",
-    "noch",
-    "nur",
-    "so",
-    "schon",
-    "sehr",
-    "viel",
-    "viele",
-    "mehr",
-    "jemand",
-    "jemanden",
-    "jemandem",
-    "etwas",
-    "dass",
-    "daß",
-    "ob",
-    "da",
-    "hier",
-    "dort",
-    "denn",
-    "weil",
-    "keine",
-    "kein",
-    "keinen",
-    "stehen",
-    "steht",
-    "gibt",
-    "geben",
-    "lassen",
-    "bekommen",
-    "kriegen",
-    "machen",
-    "tun",
-    "mal",
-    "bitte",
-    "eigentlich",
-    "innerhalb",
-];
+/// (surface forms, lower case, space-separated; matched before stemming).
+const STOPWORDS: &str = "der die das den dem des ein eine einer eines einem einen und oder aber wenn wann wie \
+    was wer wem wen wo warum welche welcher welches ist sind bin bist war waren wird werden wurde hat habe \
+    haben hatte kann können koennen darf dürfen duerfen muss müssen muessen soll sollen man ich du er sie es \
+    wir ihr mein meine meinen meinem meiner dein sein seine ihre ihren mich mir dich dir sich uns für fuer mit \
+    von vom zu zum zur bei beim auf aus an am im in ins über ueber unter nach vor gegen ohne um durch bis ab \
+    als auch noch nur so schon sehr viel viele mehr jemand jemanden jemandem etwas dass daß ob da hier dort \
+    denn weil keine kein keinen stehen steht gibt geben lassen bekommen kriegen machen tun mal bitte \
+    eigentlich innerhalb";
+
+fn is_stopword(lower: &str) -> bool {
+    STOPWORDS.split_whitespace().any(|w| w == lower)
+}
 
 /// Shortest word (characters) a typo is corrected in; shorter words are too often real.
 const TYPO_MIN_CHARS: usize = 5;
@@ -178,7 +47,7 @@ const LINKING: &[&str] = &["es", "en", "s", "n", "e"];
 
 /// Whether an index term is one of the function words (so added legal terms skip them too).
 pub fn is_stopword_term(term: &str) -> bool {
-    STOPWORDS.iter().any(|w| query_words(w).first().is_some_and(|t| t == term))
+    STOPWORDS.split_whitespace().any(|w| query_words(w).first().is_some_and(|t| t == term))
 }
 
 /// Where a way of matching a concept came from (`matched_by` says which matched).
@@ -361,13 +230,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
     d[a.len()][b.len()]
 }
 
-/// Lower case with umlauts folded, as the analyzer folds them (before stemming).
-fn fold(word: &str) -> String {
-    let mut out = String::new();
-    index::analysis::fold_german(&word.to_lowercase(), &mut out);
-    out
-}
-
 impl QueryPlan {
     /// Analyses `query` against `vocabulary`; `expand` = the caller's `expand_query`.
     pub fn analyse(query: &str, vocabulary: &Vocabulary<'_>, expand: bool) -> QueryPlan {
@@ -383,7 +245,7 @@ impl QueryPlan {
         let mut concepts: Vec<Concept> = Vec::new();
         for word in &surface {
             let lower = word.to_lowercase();
-            if STOPWORDS.contains(&lower.as_str()) {
+            if is_stopword(&lower) {
                 dropped_words.push(word.clone());
                 continue;
             }
@@ -411,7 +273,7 @@ impl QueryPlan {
         for c in concepts.iter_mut().filter(|c| !c.exact) {
             let term = c.alternatives[0].terms[0].clone();
             let df = vocabulary.doc_freq(&term);
-            let folded = fold(&c.word);
+            let folded = extract::courts::fold(&c.word);
             let mut split = None;
             if folded.chars().count() >= COMPOUND_MIN_CHARS && df < COMMON_WORD_DOCS {
                 split = vocabulary.split_compound(&folded).filter(|parts| parts.len() > 1);

@@ -16,7 +16,7 @@
 
 use coverage_map::Bucket;
 use extract::citations::CaseCitation;
-use extract::courts::{Court, CourtTable, cited_court_fits, cited_court_readable, fold};
+use extract::courts::{CourtTable, cited_court_fits, cited_court_readable, fold};
 use index::Generation;
 use index::store::file_number_norm;
 use rusqlite::params;
@@ -108,33 +108,12 @@ pub fn place(g: &Generation, c: &CaseCitation) -> Result<Placement, ToolError> {
 
 /// How many held decisions are of a court the printed court can name.
 fn held_of_court(g: &Generation, printed: &str) -> Result<i64, ToolError> {
-    let courts: Vec<(Court, i64)> = g.store.with(|c| {
-        let mut st = c.prepare_cached(
-            "SELECT name, court_type, branch, level, land, city, ecli_code, citation_name, in_reference_table, decision_count
-             FROM courts WHERE decision_count > 0",
-        )?;
-        let rows = st
-            .query_map([], |r| {
-                let branch: String = r.get(2)?;
-                Ok((
-                    Court {
-                        name: r.get(0)?,
-                        court_type: r.get(1)?,
-                        branch: extract::courts::Branch::parse(&branch).unwrap_or(extract::courts::Branch::Unbekannt),
-                        level: r.get::<_, Option<i64>>(3)?.and_then(|l| u8::try_from(l).ok()),
-                        land: r.get(4)?,
-                        city: r.get(5)?,
-                        ecli_code: r.get(6)?,
-                        citation_name: r.get(7)?,
-                        in_reference_table: r.get(8)?,
-                    },
-                    r.get(9)?,
-                ))
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
-    })?;
-    Ok(courts.iter().filter(|(court, _)| cited_court_fits(printed, court) == Some(true)).map(|(_, n)| n).sum())
+    let courts = crate::store::courts::stored_courts(g)?;
+    Ok(courts
+        .iter()
+        .filter(|(_, court, n)| *n > 0 && cited_court_fits(printed, court) == Some(true))
+        .map(|(_, _, n)| n)
+        .sum())
 }
 
 /// Held decisions that cite a decision we do not hold under the same file number and court

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 /// of decisions held.
 pub(crate) fn stored_courts(g: &Generation) -> Result<Vec<(i64, extract::courts::Court, i64)>, ToolError> {
     Ok(g.store.with(|c| {
-        let mut st = c.prepare(
+        let mut st = c.prepare_cached(
             "SELECT id, name, court_type, branch, level, land, city, ecli_code, citation_name, in_reference_table,
                     decision_count FROM courts",
         )?;

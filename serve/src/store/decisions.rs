@@ -144,6 +144,17 @@ pub fn decisions_by_ecli(g: &Generation, ecli: &str) -> Result<Vec<Decision>, To
     decisions_where(g, "upper(replace(d.ecli, ' ', '')) = ?1", &[&ecli])
 }
 
+/// How many held decisions cite the norm token `norm` (`§ 823 BGB`), in text or norm field.
+pub(crate) fn decisions_citing_norm(g: &Generation, norm: &str) -> Result<i64, ToolError> {
+    Ok(g.store.with(|c| {
+        Ok(c.query_row(
+            "SELECT COUNT(DISTINCT decision_id) FROM decision_norms WHERE norm = ?1",
+            rusqlite::params![norm],
+            |r| r.get(0),
+        )?)
+    })?)
+}
+
 pub fn decision_by_id(g: &Generation, id: i64) -> Result<Decision, ToolError> {
     decisions_where(g, "d.id = ?1", &[&id])?.pop().ok_or_else(|| ToolError::internal(format!("decision {id} missing")))
 }

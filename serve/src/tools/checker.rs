@@ -28,7 +28,7 @@ use crate::contract::answer::{ErrorCode, ToolError};
 use crate::contract::args::{CheckCitationsArgs, ValidateCitationArgs};
 use crate::query::dating::TextDating;
 use crate::query::identifiers::{BookLookup, lookup_book};
-use crate::store::decisions::Decision;
+use crate::store::decisions::{Decision, decisions_citing_norm};
 use crate::store::laws::Law;
 use resolve::case_law::{Narrowed, narrow_by_court, narrow_by_date};
 
@@ -276,13 +276,7 @@ impl<'g> Checker<'g> {
             return Ok(f);
         }
         if absaetze.is_empty() {
-            let cited_by: i64 = self.g.store.with(|c| {
-                Ok(c.query_row(
-                    "SELECT COUNT(DISTINCT decision_id) FROM decision_norms WHERE norm = ?1",
-                    params![format!("{unit} {} {}", l.section, book)],
-                    |r| r.get(0),
-                )?)
-            })?;
+            let cited_by = decisions_citing_norm(self.g, &format!("{unit} {} {}", l.section, book))?;
             evidence(
                 &mut f,
                 LawCitationStatus::SectionAbsentInCurrentText.as_str(),
@@ -338,13 +332,7 @@ impl<'g> Checker<'g> {
             f.body.insert("subdivision_check".into(), json!("absatz_unverified"));
         } else {
             f.verdict = Verdict::Discrepancy;
-            let cited_by: i64 = self.g.store.with(|c| {
-                Ok(c.query_row(
-                    "SELECT COUNT(DISTINCT decision_id) FROM decision_norms WHERE norm = ?1",
-                    params![l.canonical],
-                    |r| r.get(0),
-                )?)
-            })?;
+            let cited_by = decisions_citing_norm(self.g, &l.canonical)?;
             evidence(
                 &mut f,
                 LawCitationStatus::AbsatzAbsentInCurrentText.as_str(),

@@ -105,20 +105,16 @@ pub fn get_case_references(g: &Generation, a: GetCaseReferencesArgs) -> Result<M
     Ok(out)
 }
 
-/// `(citing ext id, role, citations)` of every decision citing `id`.
-fn citing_of(g: &Generation, id: i64) -> Result<Vec<(i64, String, i64)>, ToolError> {
+/// `(other decision id, role, citations)` of every resolved edge of decision `id`: the
+/// decisions citing it (`incoming`) or the decisions it cites (otherwise).
+fn edges_of(g: &Generation, id: i64, incoming: bool) -> Result<Vec<(i64, String, i64)>, ToolError> {
+    let sql = if incoming {
+        "SELECT citing_id, role, citations FROM citation_edges WHERE cited_id = ?1"
+    } else {
+        "SELECT cited_id, role, citations FROM citation_edges WHERE citing_id = ?1"
+    };
     Ok(g.store.with(|c| {
-        let mut st = c.prepare("SELECT citing_id, role, citations FROM citation_edges WHERE cited_id = ?1")?;
-        let rows = st
-            .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
-    })?)
-}
-
-fn cited_by(g: &Generation, id: i64) -> Result<Vec<(i64, String, i64)>, ToolError> {
-    Ok(g.store.with(|c| {
-        let mut st = c.prepare("SELECT cited_id, role, citations FROM citation_edges WHERE citing_id = ?1")?;
+        let mut st = c.prepare_cached(sql)?;
         let rows = st
             .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
             .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -129,10 +125,10 @@ fn cited_by(g: &Generation, id: i64) -> Result<Vec<(i64, String, i64)>, ToolErro
 /// `get_citing_cases(id, limit?, offset?)`: decisions that cite this one (resolved edges).
 pub fn get_citing_cases(g: &Generation, a: GetCitingCasesArgs) -> Result<Map<String, Value>, ToolError> {
     let d = id_arg(g, &a.decision)?;
-    let (limit, offset) = (a.limit as usize, a.offset as usize);
+    let (limit, offset) = (a.page.limit as usize, a.page.offset as usize);
     // The edges are small rows; the decisions are read for the page only, sorted in SQL.
     let edges: std::collections::HashMap<i64, (String, i64)> =
-        citing_of(g, d.id)?.into_iter().map(|(cid, role, n)| (cid, (role, n))).collect();
+        edges_of(g, d.id, true)?.into_iter().map(|(cid, role, n)| (cid, (role, n))).collect();
     let total = edges.len();
     let page: Vec<Value> = crate::store::decisions::decisions_page(
         g,
@@ -181,11 +177,11 @@ pub fn get_citation_graph(g: &Generation, a: GetCitationGraphArgs) -> Result<Map
             let mut hops: Vec<(i64, i64, String, i64, &str)> = Vec::new(); // (other, citing, role, n, dir)
             if direction != GraphDirection::Incoming {
                 let out = GraphDirection::Outgoing.as_str();
-                hops.extend(cited_by(g, from)?.into_iter().map(|(o, r, n)| (o, from, r, n, out)));
+                hops.extend(edges_of(g, from, false)?.into_iter().map(|(o, r, n)| (o, from, r, n, out)));
             }
             if direction != GraphDirection::Outgoing {
                 let inc = GraphDirection::Incoming.as_str();
-                hops.extend(citing_of(g, from)?.into_iter().map(|(o, r, n)| (o, o, r, n, inc)));
+                hops.extend(edges_of(g, from, true)?.into_iter().map(|(o, r, n)| (o, o, r, n, inc)));
             }
             for (other, citing, role, n, dir) in hops {
                 if other == d.id {
@@ -259,7 +255,7 @@ pub fn get_citation_graph(g: &Generation, a: GetCitationGraphArgs) -> Result<Map
 /// `get_cases_for_law(book, section, sort?, limit?, offset?)`: decisions citing a § / Artikel.
 pub fn get_cases_for_law(g: &Generation, a: GetCasesForLawArgs) -> Result<Map<String, Value>, ToolError> {
     let GetCasesForLawArgs { book, section, sort, .. } = a;
-    let (limit, offset) = (a.limit as usize, a.offset as usize);
+    let (limit, offset) = (a.page.limit as usize, a.page.offset as usize);
     let designation = section.trim();
     // A bare `229 § 5` is an article's paragraph (`Art. 229 § 5 EGBGB`), a bare `823` a §.
     let marker = if designation.starts_with('§') || designation.to_lowercase().starts_with("art") {
@@ -277,14 +273,7 @@ pub fn get_cases_for_law(g: &Generation, a: GetCasesForLawArgs) -> Result<Map<St
         CitingSort::MostCited => "d.citing_count DESC, d.date IS NULL, d.date DESC, d.id",
         CitingSort::Date => "d.date IS NULL, d.date DESC, d.id",
     };
-    let total = g.store.with(|c| {
-        let n: i64 = c.query_row(
-            "SELECT COUNT(DISTINCT decision_id) FROM decision_norms WHERE norm = ?1",
-            params![token],
-            |r| r.get(0),
-        )?;
-        Ok(n as usize)
-    })?;
+    let total = crate::store::decisions::decisions_citing_norm(g, &token)? as usize;
     let ids_sql = "SELECT DISTINCT decision_id FROM decision_norms WHERE norm = ?1";
     let ds = crate::store::decisions::decisions_page(g, ids_sql, &token, total, order, limit, offset)?;
     let rows: Vec<Value> = ds.iter().map(Decision::summary).collect();

@@ -8,7 +8,8 @@
 
 use crate::contract::answer::{ErrorCode, ToolError};
 use crate::contract::args::{
-    CrossTypeSearchArgs, FilterCasesArgs, GetDecisionArgs, GetSimilarCasesArgs, SearchDecisionsArgs, SearchLawsArgs,
+    CrossTypeSearchArgs, DecisionRef, FilterCasesArgs, GetDecisionArgs, GetSimilarCasesArgs, SearchDecisionsArgs,
+    SearchLawsArgs,
 };
 use crate::query::decision_search::ranked_hits;
 use crate::query::filters::{Filters, parse_date_arg};
@@ -26,7 +27,7 @@ use tantivy::schema::{IndexRecordOption, Term};
 
 /// `get_decision(id, court?, date?, offset?, length?, section?, rn_from?, rn_to?)`.
 pub fn get_decision(g: &Generation, a: GetDecisionArgs) -> Result<Map<String, Value>, ToolError> {
-    let GetDecisionArgs { id, court, date, offset, length, section, rn_from, rn_to } = a;
+    let GetDecisionArgs { decision: DecisionRef { id, court, date }, offset, length, section, rn_from, rn_to } = a;
     let date = parse_date_arg(date.as_deref(), "date")?;
     let d = resolve_decision(g, &id, court.as_deref(), date.as_deref())?;
     type Extra = (String, String, String, String, Option<String>, String, String, String, Option<String>);

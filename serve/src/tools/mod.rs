@@ -376,9 +376,13 @@ pub fn generation_ref(g: &Generation) -> GenerationRef {
 
 /// Calls `tool` with `arguments` on `generation` (blocking: run it off the async executor).
 pub fn call(tool: &Tool, generation: Option<Arc<Generation>>, arguments: &Map<String, Value>) -> Answer {
-    // The input schema comes from the cached `tools/list` entry, not built per call.
-    let schema = descriptors().iter().find(|d| d["name"] == tool.name).map(|d| &d["inputSchema"]);
-    let declared = schema.and_then(|s| s["properties"].as_object());
+    // The input schema comes from the cached `tools/list` entry, not built per call (a tool
+    // outside the registry, as in unit tests, builds its own).
+    let schema: std::borrow::Cow<'static, Value> = match descriptors().iter().find(|d| d["name"] == tool.name) {
+        Some(d) => std::borrow::Cow::Borrowed(&d["inputSchema"]),
+        None => std::borrow::Cow::Owned((tool.schema)()),
+    };
+    let declared = schema["properties"].as_object();
     let ignored: Vec<String> =
         arguments.keys().filter(|k| !declared.is_some_and(|p| p.contains_key(k.as_str()))).cloned().collect();
     let Some(g) = generation else {
@@ -390,15 +394,7 @@ pub fn call(tool: &Tool, generation: Option<Arc<Generation>>, arguments: &Map<St
         return Answer { body: with_envelope(e.payload(), None, &ignored), error: Some(e.code) };
     };
     let gref = generation_ref(&g);
-    let built;
-    let schema = match schema {
-        Some(s) => s,
-        None => {
-            built = (tool.schema)();
-            &built
-        }
-    };
-    match (tool.run)(&g, arguments, schema) {
+    match (tool.run)(&g, arguments, &schema) {
         Ok(payload) => Answer { body: with_envelope(payload, Some(&gref), &ignored), error: None },
         Err(e) => Answer { body: with_envelope(e.payload(), Some(&gref), &ignored), error: Some(e.code) },
     }

@@ -175,6 +175,18 @@ mod tests {
         }
     }
 
+    /// The closed sets a schema lists are the sets the code answers with.
+    #[test]
+    fn query_expansion_lists_exactly_its_closed_sets() {
+        use model::{ExpansionReason, ExpansionStatus};
+        let defs: Value = serde_json::from_str(DEFS).unwrap();
+        let e = &defs["query_expansion"]["properties"];
+        assert_eq!(e["status"]["enum"], json!(ExpansionStatus::SPELLINGS));
+        let mut reasons = vec![Value::Null];
+        reasons.extend(ExpansionReason::SPELLINGS.iter().map(|r| json!(r)));
+        assert_eq!(e["reason"]["enum"], Value::Array(reasons), "null = applied, no reason");
+    }
+
     /// Every `$ref` points at a definition the merged schema carries.
     #[test]
     fn every_reference_resolves_inside_its_schema() {

@@ -21,6 +21,11 @@ fn respond(answer: tools::Answer) -> Response {
         .into_response()
 }
 
+/// A refusal before any tool ran (bad body, unknown tool): the envelope without a generation.
+fn refuse(status: StatusCode, e: crate::contract::answer::ToolError) -> Response {
+    (status, Json(Value::Object(crate::contract::answer::with_envelope(e.payload(), None, &[])))).into_response()
+}
+
 /// The query string as tool arguments. A parameter sent more than once becomes an array of
 /// its values: list arguments (`ids=a&ids=b`) take it, and a single-valued argument refuses
 /// it by name (`argument `limit` must be …`), so no value is silently dropped. `q` is the
@@ -100,11 +105,7 @@ async fn check_citations(
                     "the JSON body must be an object with `text`",
                     "Send {\"text\": \"…\"} or the plain text with Content-Type: text/plain.",
                 );
-                return (
-                    StatusCode::BAD_REQUEST,
-                    Json(Value::Object(crate::contract::answer::with_envelope(e.payload(), None, &[]))),
-                )
-                    .into_response();
+                return refuse(StatusCode::BAD_REQUEST, e);
             }
         }
     } else {
@@ -117,11 +118,7 @@ async fn check_citations(
                     "the body is not UTF-8 text",
                     "Send the text as UTF-8.",
                 );
-                return (
-                    StatusCode::BAD_REQUEST,
-                    Json(Value::Object(crate::contract::answer::with_envelope(e.payload(), None, &[]))),
-                )
-                    .into_response();
+                return refuse(StatusCode::BAD_REQUEST, e);
             }
         }
     }
@@ -136,11 +133,7 @@ pub async fn call_tool(State(app): State<Arc<App>>, Path(name): Path<String>, bo
             "See /api/openapi.json for the tools.",
         )
         .with("tools", TOOLS.iter().map(|t| t.name).collect::<Vec<_>>());
-        return (
-            StatusCode::NOT_FOUND,
-            Json(Value::Object(crate::contract::answer::with_envelope(e.payload(), None, &[]))),
-        )
-            .into_response();
+        return refuse(StatusCode::NOT_FOUND, e);
     };
     let args = if body.is_empty() {
         Map::new()
@@ -152,11 +145,7 @@ pub async fn call_tool(State(app): State<Arc<App>>, Path(name): Path<String>, bo
                     "the request body must be a JSON object of arguments",
                     "Send e.g. {\"book\": \"BGB\", \"section\": \"823\"}.",
                 );
-                return (
-                    StatusCode::BAD_REQUEST,
-                    Json(Value::Object(crate::contract::answer::with_envelope(e.payload(), None, &[]))),
-                )
-                    .into_response();
+                return refuse(StatusCode::BAD_REQUEST, e);
             }
         }
     };

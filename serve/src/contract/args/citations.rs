@@ -1,26 +1,25 @@
 //! Arguments of the citation tools: `get_case_references`, `get_citing_cases`,
-//! `get_citation_graph`, `get_cases_for_law`, `corpus_coverage`, and the decision reference
-//! (id, narrowed by court and date) the first three share.
+//! `get_citation_graph`, `get_cases_for_law`, `corpus_coverage`, and the page of citing
+//! decisions two of them share.
 
 use model::{Branch, CitingSort, GraphDirection};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use super::decisions::DecisionRef;
 use super::int;
 
-/// One decision, by id, Aktenzeichen or ECLI; court and date pick one of several decisions
-/// sharing an Aktenzeichen.
+/// A page of citing decisions (`get_citing_cases`, `get_cases_for_law`).
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
-pub struct DecisionRef {
-    /// Decision id, Aktenzeichen or ECLI.
-    #[schemars(length(min = 1, max = 200))]
-    pub id: String,
-    /// Narrows an Aktenzeichen that several decisions share.
-    #[schemars(length(max = 200))]
-    pub court: Option<String>,
-    /// Narrows an Aktenzeichen that several decisions share (YYYY-MM-DD).
-    #[schemars(length(max = 20))]
-    pub date: Option<String>,
+pub struct CitingPage {
+    /// Rows to return.
+    #[serde(default = "int::<20>")]
+    #[schemars(range(min = 1, max = 200))]
+    pub limit: i64,
+    /// Rows to skip (paging).
+    #[serde(default)]
+    #[schemars(range(min = 0, max = 1_000_000))]
+    pub offset: i64,
 }
 
 /// `get_case_references`.
@@ -39,14 +38,8 @@ pub struct GetCaseReferencesArgs {
 pub struct GetCitingCasesArgs {
     #[serde(flatten)]
     pub decision: DecisionRef,
-    /// Rows to return.
-    #[serde(default = "int::<20>")]
-    #[schemars(range(min = 1, max = 200))]
-    pub limit: i64,
-    /// Rows to skip (paging).
-    #[serde(default)]
-    #[schemars(range(min = 0, max = 1_000_000))]
-    pub offset: i64,
+    #[serde(flatten)]
+    pub page: CitingPage,
 }
 
 fn both() -> GraphDirection {
@@ -87,14 +80,8 @@ pub struct GetCasesForLawArgs {
     /// date (newest first) or most_cited.
     #[serde(default = "by_date")]
     pub sort: CitingSort,
-    /// Rows to return.
-    #[serde(default = "int::<20>")]
-    #[schemars(range(min = 1, max = 200))]
-    pub limit: i64,
-    /// Rows to skip (paging).
-    #[serde(default)]
-    #[schemars(range(min = 0, max = 1_000_000))]
-    pub offset: i64,
+    #[serde(flatten)]
+    pub page: CitingPage,
 }
 
 /// `corpus_coverage`.

@@ -71,9 +71,10 @@ pub struct SearchDecisionsArgs {
     pub expand_query: bool,
 }
 
-/// `get_decision`.
+/// One decision, by id, Aktenzeichen or ECLI; court and date pick one of several decisions
+/// sharing an Aktenzeichen (`get_decision` and the citation tools).
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
-pub struct GetDecisionArgs {
+pub struct DecisionRef {
     /// A decision id from search results, any of its Aktenzeichen as the court writes it, or its ECLI.
     #[schemars(length(min = 1, max = 200))]
     pub id: String,
@@ -83,6 +84,13 @@ pub struct GetDecisionArgs {
     /// Narrows an Aktenzeichen that several decisions share (YYYY-MM-DD).
     #[schemars(length(max = 20))]
     pub date: Option<String>,
+}
+
+/// `get_decision`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct GetDecisionArgs {
+    #[serde(flatten)]
+    pub decision: DecisionRef,
     /// Snippet mode: start, in Unicode code points.
     #[serde(default)]
     #[schemars(range(min = 0))]

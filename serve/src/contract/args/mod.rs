@@ -17,12 +17,11 @@ mod laws;
 mod texts;
 
 pub use citations::{
-    CorpusCoverageArgs, DecisionRef, GetCaseReferencesArgs, GetCasesForLawArgs, GetCitationGraphArgs,
-    GetCitingCasesArgs,
+    CitingPage, CorpusCoverageArgs, GetCaseReferencesArgs, GetCasesForLawArgs, GetCitationGraphArgs, GetCitingCasesArgs,
 };
 pub use courts::{GetCourtArgs, ListCourtsArgs, ListFacetsArgs};
 pub use decisions::{
-    CitationFilterArgs, CrossTypeSearchArgs, DecisionFilterArgs, FilterCasesArgs, GetCaseStatisticsArgs,
+    CitationFilterArgs, CrossTypeSearchArgs, DecisionFilterArgs, DecisionRef, FilterCasesArgs, GetCaseStatisticsArgs,
     GetDecisionArgs, GetSimilarCasesArgs, PAGE_MAX, SearchDecisionsArgs,
 };
 pub use laws::{GetLawArgs, GetLawSectionArgs, ListLawBooksArgs, NoArgs, SearchLawsArgs};
