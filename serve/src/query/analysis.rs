@@ -47,7 +47,9 @@ const LINKING: &[&str] = &["es", "en", "s", "n", "e"];
 
 /// Whether an index term is one of the function words (so added legal terms skip them too).
 pub fn is_stopword_term(term: &str) -> bool {
-    STOPWORDS.split_whitespace().any(|w| query_words(w).first().is_some_and(|t| t == term))
+    static TERMS: std::sync::LazyLock<std::collections::HashSet<String>> =
+        std::sync::LazyLock::new(|| STOPWORDS.split_whitespace().flat_map(query_words).collect());
+    TERMS.contains(term)
 }
 
 /// Where a way of matching a concept came from (`matched_by` says which matched).
@@ -91,31 +93,43 @@ pub struct QueryPlan {
     pub unknown_words: Vec<String>,
 }
 
-/// Document frequencies and spelling neighbours from one index's vocabulary.
+/// Document frequencies and spelling neighbours from one index's vocabulary, for one query
+/// (compound splitting asks for the same parts many times; each is looked up once).
 pub struct Vocabulary<'a> {
-    pub searcher: &'a Searcher,
-    pub fields: Vec<Field>,
+    searcher: &'a Searcher,
+    fields: Vec<Field>,
+    doc_freqs: std::cell::RefCell<std::collections::HashMap<String, u64>>,
 }
 
-impl Vocabulary<'_> {
+impl<'a> Vocabulary<'a> {
+    pub fn new(searcher: &'a Searcher, fields: Vec<Field>) -> Vocabulary<'a> {
+        Vocabulary { searcher, fields, doc_freqs: Default::default() }
+    }
+
     /// Documents holding `term` in any of the fields (summed; an upper bound across fields).
     pub fn doc_freq(&self, term: &str) -> u64 {
-        self.fields.iter().map(|f| self.searcher.doc_freq(&Term::from_field_text(*f, term)).unwrap_or(0)).sum()
+        if let Some(n) = self.doc_freqs.borrow().get(term) {
+            return *n;
+        }
+        let n = self.fields.iter().map(|f| self.searcher.doc_freq(&Term::from_field_text(*f, term)).unwrap_or(0)).sum();
+        self.doc_freqs.borrow_mut().insert(term.to_string(), n);
+        n
     }
 
     /// The index term within `distance` edits of `term` (a stem) closest to what was typed
     /// (`typed`, folded), then held by the most documents (at least 2).
     pub fn nearest(&self, term: &str, typed: &str, distance: u8) -> Option<String> {
         let mut best: Option<(usize, u64, String)> = None;
+        // The automaton depends on the term only: built once, run over every field and segment.
+        let &first = self.fields.first()?;
+        let Ok(dfa) = FuzzyTermQuery::new(Term::from_field_text(first, term), distance, true).automaton() else {
+            return None;
+        };
         for field in &self.fields {
             let mut counts: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
             for segment in self.searcher.segment_readers() {
                 let Ok(index) = segment.inverted_index(*field) else { continue };
-                let Ok(dfa) = FuzzyTermQuery::new(Term::from_field_text(*field, term), distance, true).automaton()
-                else {
-                    continue;
-                };
-                let Ok(mut stream) = index.terms().search(dfa).into_stream() else { continue };
+                let Ok(mut stream) = index.terms().search(&dfa).into_stream() else { continue };
                 while stream.advance() {
                     if let Ok(t) = std::str::from_utf8(stream.key()) {
                         *counts.entry(t.to_string()).or_default() += u64::from(stream.value().doc_freq);
@@ -197,10 +211,9 @@ impl Vocabulary<'_> {
         let n = self.doc_freq(term);
         // A lay word of the legal-register dictionary is a word too, though no statute uses it
         // ("Eigenbedarf" in "Eigenbedarfskündigung"): the entry then maps it to the statute's terms.
-        let lay = || register().entries.iter().any(|e| e.lay_terms.len() == 1 && e.lay_terms[0] == *term);
         if n >= PART_MIN_DOCS {
             Some((term.clone(), n))
-        } else if lay() {
+        } else if register().is_lay_word(term) {
             Some((term.clone(), PART_MIN_DOCS))
         } else {
             None
@@ -354,18 +367,19 @@ impl QueryPlan {
             }
             // Each legal phrase is one more way to match each of the entry's lay words (all of
             // the phrase's terms); the phrase's terms also rank on their own.
-            let phrases: Vec<Vec<String>> = entry
-                .legal
+            let phrases: Vec<&Vec<String>> = entry
+                .phrases
                 .iter()
-                .map(|p| query_words(p).into_iter().filter(|t| !is_stopword_term(t)).collect::<Vec<_>>())
-                .filter(|terms: &Vec<String>| !terms.is_empty() && !terms.iter().all(|t| held.contains(t)))
+                .filter(|terms| !terms.is_empty() && !terms.iter().all(|t| held.contains(t)))
                 .collect();
             for lay in &entry.lay_terms {
                 if let Some(c) = self.concepts.iter_mut().find(|c| c.alternatives.iter().any(|a| a.terms.contains(lay)))
                 {
                     for terms in &phrases {
-                        c.alternatives
-                            .push(Alternative { terms: terms.clone(), via: Via::Expansion { lay: entry.lay.clone() } });
+                        c.alternatives.push(Alternative {
+                            terms: (*terms).clone(),
+                            via: Via::Expansion { lay: entry.lay.clone() },
+                        });
                     }
                 }
             }

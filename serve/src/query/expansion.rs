@@ -6,7 +6,7 @@
 //! one of its lay words is in the query (stemmed, compound parts included); a query that is an
 //! identifier throughout is never expanded.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::sync::LazyLock;
 
 use model::{ExpansionReason, ExpansionStatus};
@@ -26,6 +26,9 @@ pub struct RegisterEntry {
     pub lay_terms: Vec<String>,
     /// The legal terms as written in the file.
     pub legal: Vec<String>,
+    /// The index terms of each legal phrase (function words left out): each phrase is one way
+    /// to match a lay word.
+    pub phrases: Vec<Vec<String>>,
     /// Their index terms, in order, without repeats.
     pub legal_terms: Vec<String>,
     /// Where the legal terms come from (`§ 551 BGB`).
@@ -37,6 +40,8 @@ pub struct RegisterEntry {
 pub struct LegalRegister {
     pub version: String,
     pub entries: Vec<RegisterEntry>,
+    /// The index terms of the one-word lay entries (compound parts a statute need not use).
+    lay_words: HashSet<String>,
 }
 
 /// The shipped dictionary, parsed once.
@@ -66,10 +71,14 @@ impl LegalRegister {
             let legal: Vec<String> =
                 cols[1].split(';').map(|t| t.trim().to_string()).filter(|t| !t.is_empty()).collect();
             let lay_terms = query_words(cols[0]);
+            let phrases: Vec<Vec<String>> = legal
+                .iter()
+                .map(|p| query_words(p).into_iter().filter(|t| !crate::query::analysis::is_stopword_term(t)).collect())
+                .collect();
             let mut legal_terms: Vec<String> = Vec::new();
-            for t in legal.iter().flat_map(|t| query_words(t)) {
-                if !legal_terms.contains(&t) && !crate::query::analysis::is_stopword_term(&t) {
-                    legal_terms.push(t);
+            for t in phrases.iter().flatten() {
+                if !legal_terms.contains(t) {
+                    legal_terms.push(t.clone());
                 }
             }
             if lay_terms.is_empty() || legal_terms.is_empty() {
@@ -79,11 +88,18 @@ impl LegalRegister {
                 lay: cols[0].trim().to_string(),
                 lay_terms,
                 legal,
+                phrases,
                 legal_terms,
                 source: cols[2].trim().to_string(),
             });
         }
-        Ok(LegalRegister { version: version.ok_or("no #version line")?, entries })
+        let lay_words = entries.iter().filter(|e| e.lay_terms.len() == 1).map(|e| e.lay_terms[0].clone()).collect();
+        Ok(LegalRegister { version: version.ok_or("no #version line")?, entries, lay_words })
+    }
+
+    /// Whether `term` is the lay word of a one-word entry.
+    pub fn is_lay_word(&self, term: &str) -> bool {
+        self.lay_words.contains(term)
     }
 
     /// The entries whose lay words are all among `terms`.

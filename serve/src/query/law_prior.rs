@@ -14,7 +14,9 @@ use crate::contract::answer::ToolError;
 
 /// Per section: the score factor and the decisions citing it and its law.
 pub struct LawPrior {
-    factor: HashMap<u64, f32>,
+    /// By section id (ids are the store's dense row ids; a missing one reads 1.0): indexed,
+    /// not hashed, since every matching section of a search is looked up.
+    factor: Vec<f32>,
     section_citing: HashMap<i64, i64>,
     law_citing: HashMap<i64, i64>,
 }
@@ -60,7 +62,7 @@ impl LawPrior {
                         section_citing.insert(k, v);
                     }
                 }
-                let mut factor = HashMap::new();
+                let mut factor: Vec<f32> = Vec::new();
                 let mut st = c.prepare("SELECT id, law_id, kind, key FROM sections")?;
                 let rows = st.query_map([], |r| {
                     Ok((
@@ -81,7 +83,11 @@ impl LawPrior {
                     let law_n = *law_citing.get(&law).unwrap_or(&0) as f32;
                     let sec_n = *section_citing.get(&id).unwrap_or(&0) as f32;
                     let f = unit * (1.0 + 0.25 * law_n.ln_1p()) * (1.0 + 0.15 * sec_n.ln_1p());
-                    factor.insert(id as u64, f);
+                    let Ok(at) = usize::try_from(id) else { continue };
+                    if factor.len() <= at {
+                        factor.resize(at + 1, 1.0);
+                    }
+                    factor[at] = f;
                 }
                 Ok(LawPrior { factor, section_citing, law_citing })
             })
@@ -90,7 +96,7 @@ impl LawPrior {
 
     /// The factor a section's text score is multiplied by.
     pub fn factor(&self, section_id: u64) -> f32 {
-        *self.factor.get(&section_id).unwrap_or(&1.0)
+        usize::try_from(section_id).ok().and_then(|i| self.factor.get(i)).copied().unwrap_or(1.0)
     }
 
     /// Held decisions citing the section, and its law (0 when none; the tables count bound

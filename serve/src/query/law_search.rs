@@ -42,7 +42,7 @@ pub fn search_laws(g: &Generation, a: &SearchLawsArgs) -> Result<Map<String, Val
     }
     let f = g.law_fields;
     let searcher = g.laws_reader.searcher();
-    let vocabulary = Vocabulary { searcher: &searcher, fields: vec![f.text, f.heading] };
+    let vocabulary = Vocabulary::new(&searcher, vec![f.text, f.heading]);
     let plan = QueryPlan::analyse(query, &vocabulary, a.expand_query);
     if plan.concepts.is_empty() && exact.is_none() {
         return Err(ToolError::invalid(

@@ -42,17 +42,29 @@ pub fn snippet(text: &str, total_length: usize, offset: i64, length: i64) -> Res
     }))
 }
 
+/// Calls `f` with each index term of `text`, by the same German analyzer the index used (one
+/// analyzer per thread: building it, stemmer included, costs more than analysing a word).
+fn each_term(text: &str, mut f: impl FnMut(&str)) {
+    thread_local! {
+        static ANALYZER: std::cell::RefCell<tantivy::tokenizer::TextAnalyzer> =
+            std::cell::RefCell::new(index::analysis::german_analyzer());
+    }
+    ANALYZER.with_borrow_mut(|analyzer| {
+        let mut ts = analyzer.token_stream(text);
+        while ts.advance() {
+            f(&ts.token().text);
+        }
+    });
+}
+
 /// The distinct index terms of a query, by the same German analyzer the index used.
 pub fn query_words(query: &str) -> Vec<String> {
-    let mut analyzer = index::analysis::german_analyzer();
     let mut words: Vec<String> = Vec::new();
-    let mut ts = analyzer.token_stream(query);
-    while ts.advance() {
-        let t = ts.token().text.clone();
-        if !words.contains(&t) {
-            words.push(t);
+    each_term(query, |t| {
+        if !words.iter().any(|w| w == t) {
+            words.push(t.to_string());
         }
-    }
+    });
     words
 }
 
@@ -87,13 +99,8 @@ pub(crate) fn span_text(text: &str, start: usize, end: usize) -> String {
 
 /// Every index term of a text, repeats included.
 pub(crate) fn query_words_all(text: &str) -> Vec<String> {
-    use tantivy::tokenizer::TokenStream;
-    let mut analyzer = index::analysis::german_analyzer();
     let mut out = Vec::new();
-    let mut ts = analyzer.token_stream(text);
-    while ts.advance() {
-        out.push(ts.token().text.clone());
-    }
+    each_term(text, |t| out.push(t.to_string()));
     out
 }
 
