@@ -134,8 +134,10 @@ done
 # with the decision corpus's citation prior; with the dictionary and without it (expand_query=false).
 # Baseline before the query analysis (BM25 only, 2026-12-03): recall@1 15.0%, recall@5 25.0%, MRR@10 0.200.
 log "lay search (lay-dev, full statutes), with the legal-register dictionary: $(python3 "$shared/benchmarks/lay-score.py" "$shared/benchmarks/lay-dev.jsonl" "$dbase" --json) [goal: recall@5 >= 80%, MRR@10 >= 0.60; before: recall@1 15.0, recall@5 25.0, mrr@10 0.200]"
-: > "$work/lsearch.rest"
-while IFS= read -r q; do echo "GET $dbase/api/search/laws?q=$q&limit=10" >> "$work/lsearch.rest"; done < <(python3 -c 'import json,sys,urllib.parse; [print(urllib.parse.quote(json.loads(l)["query"])) for l in open(sys.argv[1])]' "$shared/benchmarks/lay-dev.jsonl")
+python3 -c 'import json, sys, urllib.parse
+for line in open(sys.argv[1]):
+    print("GET " + sys.argv[2] + "/api/search/laws?q=" + urllib.parse.quote(json.loads(line)["query"]) + "&limit=10")' \
+	"$shared/benchmarks/lay-dev.jsonl" "$dbase" > "$work/lsearch.rest"
 "$bin/loadgen" --spec "$work/lsearch.rest" --concurrency 8 --requests 200 --label warmup >/dev/null
 "$bin/loadgen" --spec "$work/lsearch.rest" --concurrency 8 --requests 4000 --label "lay-dev search_laws c8 (goal p99 < 10 ms)" | tee -a "$out/latest.txt"
 for spec in dsearch.rest dget.rest; do

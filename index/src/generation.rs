@@ -357,14 +357,22 @@ fn laws_part_input(statutes: &extract::statutes::StatutesManifest, codes_sha: &s
     hex::encode(h.finalize())
 }
 
-/// The directory of `part` in the newest generation (CURRENT first) built from `input`, if any.
-fn generation_with_part(gens: &Path, current: Option<&str>, part: &str, input: &str) -> Option<(String, PathBuf)> {
-    let mut ids: Vec<String> = std::fs::read_dir(gens)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
-        .filter(|n| valid_id(n))
+/// The ids of the generation directories under `gens`, oldest first (ids sort by build time;
+/// temporary build directories start with `.` and are not ids).
+fn generation_ids(gens: &Path) -> std::io::Result<Vec<String>> {
+    let mut ids: Vec<String> = std::fs::read_dir(gens)?
+        .flatten()
+        .filter(|e| e.file_type().map(|t| t.is_dir()).unwrap_or(false))
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| !n.starts_with('.') && valid_id(n))
         .collect();
     ids.sort();
+    Ok(ids)
+}
+
+/// The directory of `part` in the newest generation (CURRENT first) built from `input`, if any.
+fn generation_with_part(gens: &Path, current: Option<&str>, part: &str, input: &str) -> Option<(String, PathBuf)> {
+    let mut ids = generation_ids(gens).ok()?;
     ids.reverse();
     if let Some(c) = current {
         ids.retain(|i| i != c);
@@ -734,14 +742,7 @@ pub struct GcSummary {
 /// Removes all but the newest `keep` generations, never `CURRENT` nor a leased one.
 pub fn gc(data_dir: &Path, keep: usize) -> Result<GcSummary> {
     let gens = generations_dir(data_dir);
-    let mut ids: Vec<String> = std::fs::read_dir(&gens)
-        .with_context(|| format!("no generations at {}", gens.display()))?
-        .flatten()
-        .filter(|e| e.file_type().map(|t| t.is_dir()).unwrap_or(false))
-        .map(|e| e.file_name().to_string_lossy().to_string())
-        .filter(|n| !n.starts_with('.') && valid_id(n))
-        .collect();
-    ids.sort();
+    let ids = generation_ids(&gens).with_context(|| format!("no generations at {}", gens.display()))?;
     let current = current_id(data_dir);
     let leased = leased_ids(data_dir);
     let mut summary = GcSummary::default();

@@ -100,7 +100,10 @@ pub fn search_laws(g: &Generation, a: &SearchLawsArgs) -> Result<Map<String, Val
             let s = section_by_id(g, sid)?;
             let law = law_by_id(g, s.law_id)?;
             let frag = highlighter.fragment(&s.text, 240);
-            let matched = matched_by(&searcher, addr, &plan, &f, strict_hits.contains(&addr), &prior, &s, &law);
+            let mut matched = matched_by(&searcher, addr, &plan, &f, strict_hits.contains(&addr));
+            let (section_n, law_n) = prior.citing(s.id, law.id);
+            matched["cited_by_decisions"] =
+                if prior.has_citations() { json!({"section": section_n, "law": law_n}) } else { Value::Null };
             rows.push(result_row(&law, &s, Some(score), matched, frag.text, frag.highlights));
         }
     }
@@ -222,18 +225,14 @@ fn holds(searcher: &Searcher, addr: DocAddress, field: Field, term: &str) -> boo
 }
 
 /// Why a row matched: which of the caller's words it holds and how (the word itself, its
-/// compound parts, a legal-register term, a corrected spelling), whether in the heading, which
-/// added terms it holds, and the decisions citing it (the prior's input).
-#[allow(clippy::too_many_arguments)]
+/// compound parts, a legal-register term, a corrected spelling), whether in the heading, and
+/// which added terms it holds (the caller adds the decisions citing it, the prior's input).
 fn matched_by(
     searcher: &Searcher,
     addr: DocAddress,
     plan: &QueryPlan,
     f: &index::laws_index::LawFields,
     every_word: bool,
-    prior: &LawPrior,
-    s: &Section,
-    law: &Law,
 ) -> Value {
     let in_doc = |t: &str| {
         [f.text, f.heading, f.label, f.breadcrumb, f.law_title].iter().any(|fl| holds(searcher, addr, *fl, t))
@@ -251,14 +250,7 @@ fn matched_by(
         words.push(json!({"word": c.word, "via": via, "terms": a.terms, "in_heading": in_heading}));
     }
     let added: Vec<&String> = plan.optional_terms.iter().filter(|t| in_doc(t)).collect();
-    let (section_n, law_n) = prior.citing(s.id, law.id);
-    json!({
-        "kind": "words",
-        "every_word": every_word,
-        "words": words,
-        "added_terms": added,
-        "cited_by_decisions": if prior.has_citations() { json!({"section": section_n, "law": law_n}) } else { Value::Null },
-    })
+    json!({"kind": "words", "every_word": every_word, "words": words, "added_terms": added})
 }
 
 /// What to try when nothing matched: corrected spellings of unknown words, the dictionary, and

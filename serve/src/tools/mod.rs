@@ -27,7 +27,8 @@ pub struct Tool {
     pub title: &'static str,
     pub description: &'static str,
     /// The input schema, from the tool's argument struct (`input_schema::<XArgs>`), which also
-    /// parses the arguments: one definition of what the tool accepts.
+    /// parses the arguments (`parse::<XArgs>` in `run`, named again so that a struct that is not
+    /// the function's argument type does not compile): one definition of what the tool accepts.
     pub schema: fn() -> Value,
     /// The refusal codes this tool answers besides the ones every tool can give
     /// ([`COMMON_REFUSALS`]); listed in its description.
@@ -144,7 +145,7 @@ pub static TOOLS: &[Tool] = &[
         schema: input_schema::<SearchLawsArgs>,
         refusals: &[ErrorCode::BookNotFound, ErrorCode::BookAmbiguous],
         shed: &["/results"],
-        run: |g, arguments, schema| laws::search_laws(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| laws::search_laws(g, parse::<SearchLawsArgs>(arguments, schema)?),
     },
     Tool {
         name: "get_law_section",
@@ -159,7 +160,7 @@ pub static TOOLS: &[Tool] = &[
             ErrorCode::OffsetOutOfRange,
         ],
         shed: &[],
-        run: |g, arguments, schema| laws::get_law_section(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| laws::get_law_section(g, parse::<GetLawSectionArgs>(arguments, schema)?),
     },
     Tool {
         name: "get_law",
@@ -168,7 +169,7 @@ pub static TOOLS: &[Tool] = &[
         schema: input_schema::<GetLawArgs>,
         refusals: &[ErrorCode::BookNotFound, ErrorCode::BookAmbiguous, ErrorCode::OffsetOutOfRange],
         shed: &["/toc/entries"],
-        run: |g, arguments, schema| laws::get_law(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| laws::get_law(g, parse::<GetLawArgs>(arguments, schema)?),
     },
     Tool {
         name: "list_law_books",
@@ -177,7 +178,7 @@ pub static TOOLS: &[Tool] = &[
         schema: input_schema::<ListLawBooksArgs>,
         refusals: &[],
         shed: &["/laws"],
-        run: |g, arguments, schema| laws::list_law_books(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| laws::list_law_books(g, parse::<ListLawBooksArgs>(arguments, schema)?),
     },
     Tool {
         name: "search_decisions",
@@ -186,7 +187,7 @@ pub static TOOLS: &[Tool] = &[
         schema: input_schema::<SearchDecisionsArgs>,
         refusals: &[ErrorCode::CourtNotFound, ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/results"],
-        run: |g, arguments, schema| decisions::search_decisions(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| decisions::search_decisions(g, parse::<SearchDecisionsArgs>(arguments, schema)?),
     },
     Tool {
         name: "get_decision",
@@ -200,7 +201,7 @@ pub static TOOLS: &[Tool] = &[
             ErrorCode::OffsetOutOfRange,
         ],
         shed: &[],
-        run: |g, arguments, schema| decisions::get_decision(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| decisions::get_decision(g, parse::<GetDecisionArgs>(arguments, schema)?),
     },
     Tool {
         name: "filter_cases",
@@ -209,7 +210,7 @@ pub static TOOLS: &[Tool] = &[
         schema: input_schema::<FilterCasesArgs>,
         refusals: &[ErrorCode::CourtNotFound],
         shed: &["/results"],
-        run: |g, arguments, schema| decisions::filter_cases(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| decisions::filter_cases(g, parse::<FilterCasesArgs>(arguments, schema)?),
     },
     Tool {
         name: "list_courts",
@@ -218,7 +219,7 @@ pub static TOOLS: &[Tool] = &[
         schema: input_schema::<ListCourtsArgs>,
         refusals: &[],
         shed: &["/results"],
-        run: |g, arguments, schema| courts::list_courts(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| courts::list_courts(g, parse::<ListCourtsArgs>(arguments, schema)?),
     },
     Tool {
         name: "get_court",
@@ -227,7 +228,7 @@ pub static TOOLS: &[Tool] = &[
         schema: input_schema::<GetCourtArgs>,
         refusals: &[ErrorCode::CourtNotFound],
         shed: &[],
-        run: |g, arguments, schema| courts::get_court(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| courts::get_court(g, parse::<GetCourtArgs>(arguments, schema)?),
     },
     Tool {
         name: "list_facets",
@@ -236,7 +237,7 @@ pub static TOOLS: &[Tool] = &[
         schema: input_schema::<ListFacetsArgs>,
         refusals: &[],
         shed: &["/values"],
-        run: |g, arguments, schema| courts::list_facets(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| courts::list_facets(g, parse::<ListFacetsArgs>(arguments, schema)?),
     },
     Tool {
         name: "cross_type_search",
@@ -245,7 +246,7 @@ pub static TOOLS: &[Tool] = &[
         schema: input_schema::<CrossTypeSearchArgs>,
         refusals: &[],
         shed: &["/decisions/results", "/laws/results"],
-        run: |g, arguments, schema| decisions::cross_type_search(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| decisions::cross_type_search(g, parse::<CrossTypeSearchArgs>(arguments, schema)?),
     },
     Tool {
         name: "get_similar_cases",
@@ -254,7 +255,7 @@ pub static TOOLS: &[Tool] = &[
         schema: input_schema::<GetSimilarCasesArgs>,
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/results"],
-        run: |g, arguments, schema| decisions::get_similar_cases(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| decisions::get_similar_cases(g, parse::<GetSimilarCasesArgs>(arguments, schema)?),
     },
     Tool {
         name: "get_case_references",
@@ -263,7 +264,9 @@ pub static TOOLS: &[Tool] = &[
         schema: input_schema::<GetCaseReferencesArgs>,
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/cases", "/laws"],
-        run: |g, arguments, schema| citations::get_case_references(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| {
+            citations::get_case_references(g, parse::<GetCaseReferencesArgs>(arguments, schema)?)
+        },
     },
     Tool {
         name: "get_citing_cases",
@@ -272,7 +275,7 @@ pub static TOOLS: &[Tool] = &[
         schema: input_schema::<GetCitingCasesArgs>,
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/results"],
-        run: |g, arguments, schema| citations::get_citing_cases(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| citations::get_citing_cases(g, parse::<GetCitingCasesArgs>(arguments, schema)?),
     },
     Tool {
         name: "get_citation_graph",
@@ -281,7 +284,7 @@ pub static TOOLS: &[Tool] = &[
         schema: input_schema::<GetCitationGraphArgs>,
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/edges"],
-        run: |g, arguments, schema| citations::get_citation_graph(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| citations::get_citation_graph(g, parse::<GetCitationGraphArgs>(arguments, schema)?),
     },
     Tool {
         name: "get_cases_for_law",
@@ -295,7 +298,7 @@ pub static TOOLS: &[Tool] = &[
             ErrorCode::SectionAmbiguous,
         ],
         shed: &["/results"],
-        run: |g, arguments, schema| citations::get_cases_for_law(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| citations::get_cases_for_law(g, parse::<GetCasesForLawArgs>(arguments, schema)?),
     },
     Tool {
         name: "corpus_coverage",
@@ -304,7 +307,7 @@ pub static TOOLS: &[Tool] = &[
         schema: input_schema::<CorpusCoverageArgs>,
         refusals: &[],
         shed: &["/held_by_court"],
-        run: |g, arguments, schema| citations::corpus_coverage(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| citations::corpus_coverage(g, parse::<CorpusCoverageArgs>(arguments, schema)?),
     },
     Tool {
         name: "check_citations",
@@ -313,7 +316,7 @@ pub static TOOLS: &[Tool] = &[
         schema: input_schema::<CheckCitationsArgs>,
         refusals: &[ErrorCode::TextTooLong, ErrorCode::TextTooShort, ErrorCode::NotGermanLegalText],
         shed: &["/findings", "/unique_citations"],
-        run: |g, arguments, schema| checker::check_citations(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| checker::check_citations(g, parse::<CheckCitationsArgs>(arguments, schema)?),
     },
     Tool {
         name: "validate_citation",
@@ -322,7 +325,7 @@ pub static TOOLS: &[Tool] = &[
         schema: input_schema::<ValidateCitationArgs>,
         refusals: &[],
         shed: &[],
-        run: |g, arguments, schema| checker::validate_citation(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| checker::validate_citation(g, parse::<ValidateCitationArgs>(arguments, schema)?),
     },
     Tool {
         name: "assemble_datapackage",
@@ -331,7 +334,9 @@ pub static TOOLS: &[Tool] = &[
         schema: input_schema::<AssembleDatapackageArgs>,
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &[],
-        run: |g, arguments, schema| datapackage::assemble_datapackage(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| {
+            datapackage::assemble_datapackage(g, parse::<AssembleDatapackageArgs>(arguments, schema)?)
+        },
     },
     Tool {
         name: "get_case_statistics",
@@ -340,7 +345,9 @@ pub static TOOLS: &[Tool] = &[
         schema: input_schema::<GetCaseStatisticsArgs>,
         refusals: &[ErrorCode::CourtNotFound, ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &[],
-        run: |g, arguments, schema| statistics::get_case_statistics(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| {
+            statistics::get_case_statistics(g, parse::<GetCaseStatisticsArgs>(arguments, schema)?)
+        },
     },
     Tool {
         name: "get_platform_info",
@@ -349,7 +356,7 @@ pub static TOOLS: &[Tool] = &[
         schema: input_schema::<NoArgs>,
         refusals: &[],
         shed: &[],
-        run: |g, arguments, schema| laws::platform_info(g, parse(arguments, schema)?),
+        run: |g, arguments, schema| laws::platform_info(g, parse::<NoArgs>(arguments, schema)?),
     },
 ];
 
