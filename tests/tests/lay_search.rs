@@ -92,11 +92,6 @@ fn everyday_words_find_the_statutes_terms_and_the_answer_says_what_was_added() {
     assert_eq!(v["decisions"]["query_expansion"]["status"], json!("skipped"));
 }
 
-/// Lower case, umlauts folded: the dictionary's terms and the § text compared on one spelling.
-fn fold(s: &str) -> String {
-    s.to_lowercase().replace('ä', "ae").replace('ö', "oe").replace('ü', "ue").replace('ß', "ss")
-}
-
 #[test]
 fn every_dictionary_entry_of_a_sample_law_names_a_section_that_holds_its_terms() {
     let data = legal_tests::sample_data_dir();
@@ -120,10 +115,11 @@ fn every_dictionary_entry_of_a_sample_law_names_a_section_that_holds_its_terms()
         }
         checked += 1;
         let s = &v["section"];
-        let hay = fold(&format!("{} {} {}", s["heading"], s["breadcrumb"], v["content"]));
+        // Lower case, umlauts folded: the dictionary's terms and the § text on one spelling.
+        let hay = extract::courts::fold(&format!("{} {} {}", s["heading"], s["breadcrumb"], v["content"]));
         for word in legal.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() >= 4) {
             // The word's stem-like head (all but the last three letters, at least four) must occur.
-            let w = fold(word);
+            let w = extract::courts::fold(word);
             let n = w.chars().count().saturating_sub(3).max(4);
             let head: String = w.chars().take(n).collect();
             if !hay.contains(&head) {

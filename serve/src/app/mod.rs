@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 
-use crate::contract::answer::{ErrorCode, ToolError, with_envelope};
+use crate::contract::answer::{ErrorCode, ToolError};
 use crate::contract::deadline;
 use crate::tools;
 
@@ -92,17 +92,18 @@ pub async fn run_tool(
     });
     let answer = match tokio::time::timeout_at(deadline.into(), task).await {
         Ok(Ok(a)) => a,
-        Ok(Err(join)) => {
-            let e = ToolError::internal(format!("tool {} failed: {join}", tool.name));
-            tools::Answer { body: with_envelope(e.payload(), gref.as_ref(), &[]), error: Some(e.code) }
-        }
+        Ok(Err(join)) => tools::Answer::refusal(
+            ToolError::internal(format!("tool {} failed: {join}", tool.name)),
+            gref.as_ref(),
+            &[],
+        ),
         Err(_) => {
             let e = ToolError::new(
                 ErrorCode::Timeout,
                 format!("{} did not finish within {} ms", tool.name, deadline.duration_since(started).as_millis()),
                 "Narrow the request (smaller limit or length) and retry.",
             );
-            tools::Answer { body: with_envelope(e.payload(), gref.as_ref(), &[]), error: Some(e.code) }
+            tools::Answer::refusal(e, gref.as_ref(), &[])
         }
     };
     let outcome = answer.error.map(|c| c.as_str()).unwrap_or("ok");

@@ -377,6 +377,13 @@ pub struct Answer {
     pub error: Option<ErrorCode>,
 }
 
+impl Answer {
+    /// A refusal with the envelope (`generation` null when none was loaded).
+    pub fn refusal(e: ToolError, generation: Option<&GenerationRef>, ignored: &[String]) -> Answer {
+        Answer { body: with_envelope(e.payload(), generation, ignored), error: Some(e.code) }
+    }
+}
+
 pub fn generation_ref(g: &Generation) -> GenerationRef {
     GenerationRef { id: g.id.clone(), built_at: g.manifest.built_at.clone() }
 }
@@ -398,12 +405,12 @@ pub fn call(tool: &Tool, generation: Option<Arc<Generation>>, arguments: &Map<St
             "no index generation is loaded",
             "The server is starting or no generation was published yet (run `make reindex`); retry shortly.",
         );
-        return Answer { body: with_envelope(e.payload(), None, &ignored), error: Some(e.code) };
+        return Answer::refusal(e, None, &ignored);
     };
     let gref = generation_ref(&g);
     match (tool.run)(&g, arguments, &schema) {
         Ok(payload) => Answer { body: with_envelope(payload, Some(&gref), &ignored), error: None },
-        Err(e) => Answer { body: with_envelope(e.payload(), Some(&gref), &ignored), error: Some(e.code) },
+        Err(e) => Answer::refusal(e, Some(&gref), &ignored),
     }
 }
 

@@ -568,6 +568,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_supported_versions_are_the_modern_then_the_legacy_ones() {
+        let both: Vec<&str> = MODERN_VERSIONS.iter().chain(LEGACY_VERSIONS).copied().collect();
+        assert_eq!(SUPPORTED_VERSIONS, both.as_slice());
+        assert!(LEGACY_VERSIONS.contains(&LATEST_LEGACY_VERSION) && LEGACY_VERSIONS.contains(&DEFAULT_VERSION));
+    }
+
+    #[test]
     fn instructions_name_every_tool() {
         for t in TOOLS {
             assert!(INSTRUCTIONS.contains(t.name), "instructions do not name {}", t.name);
