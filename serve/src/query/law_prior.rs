@@ -26,16 +26,21 @@ const NOT_NORMS: &[&str] =
     &["inhaltsübersicht", "inhaltsverzeichnis", "eingangsformel", "schlussformel", "schlußformel", "(xxxx)"];
 
 impl LawPrior {
-    /// The prior of the generation `g` (cached for the newest generation asked).
+    /// The prior of the generation `g`, built on first use and kept for the two newest
+    /// generations asked: during a swap, requests on the old and the new one interleave and
+    /// must not rebuild each other's prior every time. Built outside the lock.
     pub fn of(g: &Generation) -> Result<Arc<LawPrior>, ToolError> {
-        static CACHE: Mutex<Option<(String, Arc<LawPrior>)>> = Mutex::new(None);
-        if let Some((id, p)) = CACHE.lock().unwrap_or_else(|e| e.into_inner()).as_ref()
-            && *id == g.id
-        {
+        static KEPT: Mutex<Vec<(String, Arc<LawPrior>)>> = Mutex::new(Vec::new());
+        if let Some((_, p)) = KEPT.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|(id, _)| *id == g.id) {
             return Ok(p.clone());
         }
         let p = Arc::new(LawPrior::load(g)?);
-        *CACHE.lock().unwrap_or_else(|e| e.into_inner()) = Some((g.id.clone(), p.clone()));
+        let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+        kept.retain(|(id, _)| *id != g.id);
+        kept.push((g.id.clone(), p.clone()));
+        if kept.len() > 2 {
+            kept.remove(0);
+        }
         Ok(p)
     }
 
