@@ -27,6 +27,8 @@ pub enum ErrorCode {
     SectionNotFound,
     /// The designation names several sections of the law.
     SectionAmbiguous,
+    /// The section has no Absatz of that number; `absaetze_present` lists those it has.
+    AbsatzNotFound,
     /// `offset` lies beyond the end of the text.
     OffsetOutOfRange,
     /// No decision is held under that id, Aktenzeichen or ECLI.
@@ -59,6 +61,7 @@ impl ErrorCode {
             ErrorCode::BookAmbiguous => "book_ambiguous",
             ErrorCode::SectionNotFound => "section_not_found",
             ErrorCode::SectionAmbiguous => "section_ambiguous",
+            ErrorCode::AbsatzNotFound => "absatz_not_found",
             ErrorCode::OffsetOutOfRange => "offset_out_of_range",
             ErrorCode::DecisionNotFound => "decision_not_found",
             ErrorCode::DecisionAmbiguous => "decision_ambiguous",
@@ -83,6 +86,7 @@ impl ErrorCode {
             ErrorCode::TextTooLong => 413,
             ErrorCode::BookNotFound
             | ErrorCode::SectionNotFound
+            | ErrorCode::AbsatzNotFound
             | ErrorCode::DecisionNotFound
             | ErrorCode::CourtNotFound
             | ErrorCode::SectionNotInDecision => 404,

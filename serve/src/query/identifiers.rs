@@ -242,6 +242,40 @@ pub fn parse_section_citation(q: &str) -> Option<(String, String)> {
 
 /// The canonical token of a norm as a user spells it (`§823 BGB`, `BGB § 823`, `Art. 20 GG`,
 /// `§ 26 AsylVfG` → `§ 26 AsylG`), by the same scanner that read the decisions.
+/// A section designation that names an Absatz (`§ 32 Abs. 2`, `32 Abs. 2 Satz 1`,
+/// `Art. 20 Abs. 4`), read by the citation grammar: the section alone (`§ 32`), the Absatz
+/// (`2`) and what the designation names below it, which is not located (`Satz 1`, `Nr. 3`).
+pub struct AbsatzDesignation {
+    pub section: String,
+    pub absatz: String,
+    pub finer: Option<String>,
+}
+
+impl AbsatzDesignation {
+    pub fn parse(designation: &str) -> Option<AbsatzDesignation> {
+        let d = designation.trim();
+        // A bare number is a § (`32 Abs. 2`); the grammar needs its marker to read it.
+        let marked = if d.starts_with(|c: char| c.is_ascii_digit()) { format!("§ {d}") } else { d.to_string() };
+        let ex = extract::citations::extract(&marked, extract::citations::LawVocabulary::shipped());
+        let [l] = ex.laws.as_slice() else { return None };
+        let absatz = l.absatz.clone()?;
+        let unit = match l.unit {
+            extract::citations::LawUnit::Paragraph => "§",
+            extract::citations::LawUnit::Article => "Art.",
+        };
+        let finer: Vec<String> =
+            [("Satz", &l.satz), ("Nr.", &l.nr), ("lit.", &l.lit), ("Alt.", &l.alt), ("Halbsatz", &l.halbsatz)]
+                .into_iter()
+                .filter_map(|(name, v)| v.as_ref().map(|v| format!("{name} {v}")))
+                .collect();
+        Some(AbsatzDesignation {
+            section: format!("{unit} {}", l.section),
+            absatz,
+            finer: (!finer.is_empty()).then(|| finer.join(" ")),
+        })
+    }
+}
+
 pub fn canonical_norm(given: &str) -> Result<String, ToolError> {
     let ex = extract::citations::extract(given, extract::citations::LawVocabulary::shipped());
     match ex.laws.iter().find(|l| l.book.is_some()) {

@@ -144,6 +144,15 @@ pub fn decisions_by_ecli(g: &Generation, ecli: &str) -> Result<Vec<Decision>, To
     decisions_where(g, "upper(replace(d.ecli, ' ', '')) = ?1", &[&ecli])
 }
 
+/// The SQL order (over `d`) of a list of held decisions sorted by date or by how many held
+/// decisions cite each (index `decisions_citing` / `decisions_date_order`).
+pub(crate) fn citing_sort_order(sort: model::CitingSort) -> &'static str {
+    match sort {
+        model::CitingSort::MostCited => "d.citing_count DESC, d.date IS NULL, d.date DESC, d.id",
+        model::CitingSort::Date => "d.date IS NULL, d.date DESC, d.id",
+    }
+}
+
 /// How many held decisions cite the norm token `norm` (`§ 823 BGB`), in text or norm field.
 pub(crate) fn decisions_citing_norm(g: &Generation, norm: &str) -> Result<i64, ToolError> {
     Ok(g.store.with(|c| {

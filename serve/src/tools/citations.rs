@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use index::Generation;
-use model::{CitingSort, GraphDirection};
+use model::GraphDirection;
 use rusqlite::params;
 use serde_json::{Map, Value, json};
 
@@ -269,10 +269,7 @@ pub fn get_cases_for_law(g: &Generation, a: GetCasesForLawArgs) -> Result<Map<St
     let token = canonical_norm(&given)?;
     // Sorted, counted and paged in SQL (indexes `dn_norm_decision`, `decisions_citing`,
     // `decisions_date_order`): no row is read beyond the page asked for.
-    let order = match sort {
-        CitingSort::MostCited => "d.citing_count DESC, d.date IS NULL, d.date DESC, d.id",
-        CitingSort::Date => "d.date IS NULL, d.date DESC, d.id",
-    };
+    let order = crate::store::decisions::citing_sort_order(sort);
     let total = crate::store::decisions::decisions_citing_norm(g, &token)? as usize;
     let ids_sql = "SELECT DISTINCT decision_id FROM decision_norms WHERE norm = ?1";
     let ds = crate::store::decisions::decisions_page(g, ids_sql, &token, total, order, limit, offset)?;

@@ -114,7 +114,7 @@ pub fn get_decision(g: &Generation, a: GetDecisionArgs) -> Result<Map<String, Va
 /// `filter_cases(court?, branch?, document_type?, date_from?, date_to?, file_number?, ecli?, limit?, offset?)`.
 pub fn filter_cases(g: &Generation, a: FilterCasesArgs) -> Result<Map<String, Value>, ToolError> {
     let filters = Filters::from_args(&a.filters)?;
-    let FilterCasesArgs { file_number, ecli, .. } = a;
+    let FilterCasesArgs { file_number, ecli, sort, .. } = a;
     let (limit, offset) = (a.limit as usize, a.offset as usize);
     let (mut conds, mut vals) = filters.sql_conditions(g)?;
     if let Some(fnum) = &file_number {
@@ -134,7 +134,8 @@ pub fn filter_cases(g: &Generation, a: FilterCasesArgs) -> Result<Map<String, Va
             |r| r.get(0),
         )?;
         let mut st = c.prepare(&format!(
-            "SELECT {DEC_COLS} FROM {DEC_FROM} WHERE {cond} ORDER BY d.date IS NULL, d.date DESC, d.id LIMIT {limit} OFFSET {offset}"
+            "SELECT {DEC_COLS} FROM {DEC_FROM} WHERE {cond} ORDER BY {order} LIMIT {limit} OFFSET {offset}",
+            order = crate::store::decisions::citing_sort_order(sort)
         ))?;
         let rows = st
             .query_map(params_from_iter(vals.iter()), decision_from_row)?
@@ -156,7 +157,13 @@ pub fn filter_cases(g: &Generation, a: FilterCasesArgs) -> Result<Map<String, Va
     out.insert("offset".into(), json!(offset));
     out.insert("limit".into(), json!(limit));
     out.insert("has_more".into(), json!(offset + rows.len() < total));
-    out.insert("sort".into(), json!("date_desc_undated_last"));
+    out.insert(
+        "sort".into(),
+        json!(match sort {
+            model::CitingSort::Date => "date_desc_undated_last",
+            model::CitingSort::MostCited => "most_cited_then_date_desc",
+        }),
+    );
     if total == 0
         && !filters.is_empty()
         && let Some(v) = filters.vocabulary(g)?

@@ -1,10 +1,10 @@
 //! Statute tools: `search_laws`, `get_law_section`, `get_law`, `list_law_books`.
 //! One function per capability; MCP and REST both call these.
 
-use crate::contract::answer::ToolError;
+use crate::contract::answer::{ErrorCode, ToolError};
 use crate::contract::args::{GetLawArgs, GetLawSectionArgs, ListLawBooksArgs, NoArgs, SearchLawsArgs};
-use crate::query::identifiers::{find_section, resolve_book};
-use crate::query::text::snippet;
+use crate::query::identifiers::{AbsatzDesignation, find_section, resolve_book};
+use crate::query::text::{snippet, span_text};
 use crate::store::laws::{GII, LAW_COLS, Law, NormAccount, Section, law_from_row, norm_account_from_row, section_url};
 use index::Generation;
 use model::LawPart;
@@ -30,10 +30,21 @@ fn section_json(law: &Law, s: &Section) -> Value {
 pub fn get_law_section(g: &Generation, a: GetLawSectionArgs) -> Result<Map<String, Value>, ToolError> {
     let GetLawSectionArgs { book, section: designation, offset, length } = a;
     let law = resolve_book(g, &book)?;
-    let s = find_section(g, &law, &designation)?;
+    // A designation the law does not hold as such may name an Absatz of a section it holds.
+    let (s, absatz) = match find_section(g, &law, &designation) {
+        Ok(s) => (s, None),
+        Err(e) if e.code == ErrorCode::SectionNotFound => match AbsatzDesignation::parse(&designation) {
+            Some(part) => (find_section(g, &law, &part.section)?, Some(part)),
+            None => return Err(e),
+        },
+        Err(e) => return Err(e),
+    };
     let mut out = Map::new();
     out.insert("law".into(), law.summary());
     out.insert("section".into(), section_json(&law, &s));
+    if let Some(part) = absatz {
+        out.insert("absatz".into(), absatz_json(&law, &s, &part)?);
+    }
     out.insert("source_url".into(), json!(law.source_url()));
     let total = s.text_length as usize;
     if offset == 0 && length == 0 {
@@ -43,6 +54,36 @@ pub fn get_law_section(g: &Generation, a: GetLawSectionArgs) -> Result<Map<Strin
         out.insert("snippet".into(), snippet(&s.text, total, offset, length)?);
     }
     Ok(out)
+}
+
+/// The Absatz `part` names in section `s`: its number, its code-point offsets into the
+/// section's text (`start` inclusive, `end` exclusive, as `absaetze` records them) and its text;
+/// what the designation names below the Absatz is said, not located.
+fn absatz_json(law: &Law, s: &Section, part: &AbsatzDesignation) -> Result<Value, ToolError> {
+    let present: Vec<&str> = s.absaetze.as_array().into_iter().flatten().filter_map(|a| a["number"].as_str()).collect();
+    let Some(a) =
+        s.absaetze.as_array().into_iter().flatten().find(|a| a["number"].as_str() == Some(part.absatz.as_str()))
+    else {
+        let label = s.label.clone().unwrap_or_else(|| part.section.clone());
+        return Err(ToolError::new(
+            ErrorCode::AbsatzNotFound,
+            if present.is_empty() {
+                format!("{label} {} has no numbered Absätze", law.code)
+            } else {
+                format!("{label} {} has no Absatz {}", law.code, part.absatz)
+            },
+            "Send the section without Abs. for its whole text, or one of absaetze_present.",
+        )
+        .with("absaetze_present", present));
+    };
+    let (start, end) = (a["start"].as_u64().unwrap_or(0) as usize, a["end"].as_u64().unwrap_or(0) as usize);
+    Ok(json!({
+        "number": part.absatz,
+        "start": start,
+        "end": end,
+        "text": span_text(&s.text, start, end),
+        "finer_part_not_located": part.finer,
+    }))
 }
 
 /// `get_law(book, include?, offset?, length?, toc_offset?, toc_limit?)`.

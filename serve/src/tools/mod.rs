@@ -150,13 +150,14 @@ pub static TOOLS: &[Tool] = &[
     Tool {
         name: "get_law_section",
         title: "Read one section of a law",
-        description: "The complete plain text of one § / Artikel / Anlage by book and section (\"BGB\" + \"823\"; \"GG\" + \"Art. 20\"; \"EGBGB\" + \"Art. 229 § 5\"). Exact sections only (never § 1823 for 823); a miss returns a hint showing how the book labels its sections. Never truncated: offset/length return a snippet with total_length, has_more and next_offset instead. For a whole law, its metadata or its table of contents use get_law; to find a § by words, search_laws.",
+        description: "The complete plain text of one § / Artikel / Anlage by book and section (\"BGB\" + \"823\"; \"GG\" + \"Art. 20\"; \"EGBGB\" + \"Art. 229 § 5\"). Exact sections only (never § 1823 for 823); a miss returns a hint showing how the book labels its sections. \"§ 32 Abs. 2\" also returns that Absatz with its offsets into the section text (Satz and Nr. are named, not located). Never truncated: offset/length return a snippet with total_length, has_more and next_offset instead. For a whole law, its metadata or its table of contents use get_law; to find a § by words, search_laws.",
         schema: input_schema::<GetLawSectionArgs>,
         refusals: &[
             ErrorCode::BookNotFound,
             ErrorCode::BookAmbiguous,
             ErrorCode::SectionNotFound,
             ErrorCode::SectionAmbiguous,
+            ErrorCode::AbsatzNotFound,
             ErrorCode::OffsetOutOfRange,
         ],
         shed: &[],
@@ -429,6 +430,7 @@ mod tests {
             ("list_facets", "/properties/field", FacetField::SPELLINGS),
             ("get_citation_graph", "/properties/direction", GraphDirection::SPELLINGS),
             ("get_cases_for_law", "/properties/sort", CitingSort::SPELLINGS),
+            ("filter_cases", "/properties/sort", CitingSort::SPELLINGS),
             ("corpus_coverage", "/properties/branch", Branch::SPELLINGS),
         ];
         for tool in ["search_decisions", "filter_cases", "cross_type_search", "get_case_statistics"] {

@@ -64,10 +64,6 @@ pub struct GetCitationGraphArgs {
     pub max_nodes: i64,
 }
 
-fn by_date() -> CitingSort {
-    CitingSort::Date
-}
-
 /// `get_cases_for_law`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct GetCasesForLawArgs {
@@ -78,7 +74,7 @@ pub struct GetCasesForLawArgs {
     #[schemars(length(min = 1, max = 100))]
     pub section: String,
     /// date (newest first) or most_cited.
-    #[serde(default = "by_date")]
+    #[serde(default = "super::decisions::by_date")]
     pub sort: CitingSort,
     #[serde(flatten)]
     pub page: CitingPage,

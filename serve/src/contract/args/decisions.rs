@@ -2,7 +2,7 @@
 //! `cross_type_search`, `get_similar_cases`, `get_case_statistics`, and the metadata and
 //! citation filters several of them share (flattened into each).
 
-use model::{Branch, DecisionSort};
+use model::{Branch, CitingSort, DecisionSort};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -112,11 +112,18 @@ pub struct GetDecisionArgs {
     pub rn_to: i64,
 }
 
+pub(super) fn by_date() -> CitingSort {
+    CitingSort::Date
+}
+
 /// `filter_cases`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct FilterCasesArgs {
     #[serde(flatten)]
     pub filters: DecisionFilterArgs,
+    /// date (newest first, undated last) or most_cited (most held decisions citing it first: the corpus's leading decisions).
+    #[serde(default = "by_date")]
+    pub sort: CitingSort,
     /// Aktenzeichen (spaces, dots and slashes folded).
     #[schemars(length(max = 100))]
     pub file_number: Option<String>,

@@ -31,7 +31,7 @@ pub struct GetLawSectionArgs {
     /// Law abbreviation (BGB, GG, AO, SGB V, …), slug or title.
     #[schemars(length(min = 1, max = 200))]
     pub book: String,
-    /// Section designation: "823", "§ 823", "§823", "Art. 20", "Art 20", "Artikel 20", "Art. 229 § 5" (a § inside an article, EGBGB/EGInsO/EGAO), "Anlage 1", or a `section` key from get_law's table of contents. Exact only.
+    /// Section designation: "823", "§ 823", "§823", "Art. 20", "Art 20", "Artikel 20", "Art. 229 § 5" (a § inside an article, EGBGB/EGInsO/EGAO), "Anlage 1", or a `section` key from get_law's table of contents. Exact only. With an Absatz ("§ 32 Abs. 2", "Art. 20 Abs. 4") the answer adds that Absatz (absatz: number, offsets into the section text, text).
     #[schemars(length(min = 1, max = 200))]
     pub section: String,
     /// Snippet mode: start, in Unicode code points of the plain text.

@@ -1,0 +1,73 @@
+//! Ways to ask that agents need (issue 17 item 7), over the embedded sample through the real
+//! `serve` binary: `get_law_section` addressing an Absatz.
+
+use legal_tests::http::Client;
+use legal_tests::procs::Server;
+use serde_json::{Value, json};
+
+fn section(c: &Client, server: &Server, args: Value) -> (u16, Value) {
+    let url = format!("{}/api/tools/get_law_section", server.base_url);
+    let (status, body) = c.post(&url, "application/json", args.to_string());
+    (status, serde_json::from_str(&body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}")))
+}
+
+#[test]
+fn an_absatz_is_returned_with_its_offsets_into_the_whole_section() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    for (book, designation, whole, number) in [
+        ("BGB", "§ 823 Abs. 2", "823", "2"),
+        ("BGB", "823 Abs 1", "823", "1"),
+        ("GG", "Art. 20 Abs. 4", "Art. 20", "4"),
+    ] {
+        let (status, v) = section(&c, &server, json!({"book": book, "section": designation}));
+        assert_eq!(status, 200, "{designation}: {v}");
+        let (_, full) = section(&c, &server, json!({"book": book, "section": whole}));
+        let text: Vec<char> = full["content"].as_str().unwrap().chars().collect();
+        let a = &v["absatz"];
+        assert_eq!(a["number"], json!(number), "{designation}: {a}");
+        let (start, end) = (a["start"].as_u64().unwrap() as usize, a["end"].as_u64().unwrap() as usize);
+        assert!(start < end && end <= text.len(), "{designation}: {start}..{end} of {}", text.len());
+        // The offsets are the Absatz's place in the whole section text, and its text starts "(N)".
+        assert_eq!(a["text"].as_str().unwrap(), text[start..end].iter().collect::<String>(), "{designation}");
+        assert!(a["text"].as_str().unwrap().starts_with(&format!("({number})")), "{designation}: {a}");
+        assert_eq!(v["section"], full["section"], "{designation}: the section itself is the same");
+    }
+    // Below the Absatz: said, not located.
+    let (_, v) = section(&c, &server, json!({"book": "BGB", "section": "§ 823 Abs. 1 Satz 1"}));
+    assert_eq!(v["absatz"]["finer_part_not_located"], json!("Satz 1"), "{v}");
+    // An Absatz the section does not have, and a section without numbered Absätze.
+    let (status, v) = section(&c, &server, json!({"book": "BGB", "section": "§ 823 Abs. 9"}));
+    assert_eq!((status, v["error_code"].clone()), (404, json!("absatz_not_found")), "{v}");
+    assert_eq!(v["absaetze_present"], json!(["1", "2"]), "{v}");
+    // A designation that is no Absatz stays a section miss.
+    let (status, v) = section(&c, &server, json!({"book": "BGB", "section": "§ 99999"}));
+    assert_eq!((status, v["error_code"].clone()), (404, json!("section_not_found")), "{v}");
+}
+
+#[test]
+fn filter_cases_lists_the_most_cited_decisions_first_without_a_query() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    let url = format!("{}/api/tools/filter_cases", server.base_url);
+    let (status, body) = c.post(&url, "application/json", json!({"sort": "most_cited", "limit": 100}).to_string());
+    assert_eq!(status, 200, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["sort"], json!("most_cited_then_date_desc"));
+    let counts: Vec<i64> =
+        v["results"].as_array().unwrap().iter().map(|r| r["citing_cases_count"].as_i64().unwrap()).collect();
+    assert!(counts.windows(2).all(|w| w[0] >= w[1]), "most cited first: {counts:?}");
+    assert!(counts.first().is_some_and(|n| *n > 0), "the sample holds cited decisions: {counts:?}");
+    // Each count is what get_citing_cases answers for that decision.
+    let top = &v["results"][0];
+    let url = format!("{}/api/tools/get_citing_cases", server.base_url);
+    let (_, body) = c.post(&url, "application/json", json!({"id": top["id"]}).to_string());
+    let citing: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(citing["total"], top["citing_cases_count"], "{citing}");
+    // The default stays newest first.
+    let (_, body) = c.post(&format!("{}/api/tools/filter_cases", server.base_url), "application/json", "{}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["sort"], json!("date_desc_undated_last"));
+}
