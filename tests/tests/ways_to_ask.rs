@@ -71,3 +71,47 @@ fn filter_cases_lists_the_most_cited_decisions_first_without_a_query() {
     let v: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(v["sort"], json!("date_desc_undated_last"));
 }
+
+fn post(c: &Client, server: &Server, tool: &str, args: Value) -> Value {
+    let (status, body) = c.post(&format!("{}/api/tools/{tool}", server.base_url), "application/json", args.to_string());
+    let v: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"));
+    assert_eq!(status, 200, "{tool} {args}: {v}");
+    v
+}
+
+#[test]
+fn a_whole_law_filter_matches_the_decisions_citing_any_of_its_sections() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    // The decisions citing each § of the IFG, one § at a time.
+    let toc = post(&c, &server, "get_law", json!({"book": "IFG", "include": ["toc"], "toc_limit": 500}));
+    let mut by_section = std::collections::BTreeSet::new();
+    for entry in toc["toc"]["entries"].as_array().unwrap() {
+        let Some(section) = entry["section"].as_str() else { continue };
+        let url = format!("{}/api/tools/get_cases_for_law", server.base_url);
+        let (status, body) =
+            c.post(&url, "application/json", json!({"book": "IFG", "section": section, "limit": 200}).to_string());
+        if status != 200 {
+            continue; // headings and annexes are no citable §
+        }
+        let v: Value = serde_json::from_str(&body).unwrap();
+        assert!(v["total"].as_u64().unwrap() <= 200, "one page holds them all");
+        by_section.extend(v["results"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap().to_string()));
+    }
+    assert!(by_section.len() > 3, "the sample cites the IFG: {by_section:?}");
+    // The whole-law filter counts the same decisions, in SQL (statistics) and in the index (search).
+    let stats = post(&c, &server, "get_case_statistics", json!({"cited_norm": "IFG"}));
+    assert_eq!(stats["total"].as_u64().unwrap() as usize, by_section.len(), "{}", stats["filters_applied"]);
+    assert_eq!(stats["filters_applied"]["cited_norm"]["canonical"], json!("IFG"));
+    let listed = post(&c, &server, "filter_cases", json!({"cited_norm": "IFG", "limit": 100}));
+    let ids: std::collections::BTreeSet<String> =
+        listed["results"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap().to_string()).collect();
+    assert_eq!(ids, by_section);
+    let found =
+        post(&c, &server, "search_decisions", json!({"query": "Informationszugang", "cited_norm": "IFG", "limit": 20}));
+    for r in found["results"].as_array().unwrap() {
+        assert!(by_section.contains(r["id"].as_str().unwrap()), "{} does not cite the IFG", r["id"]);
+    }
+    assert!(!found["results"].as_array().unwrap().is_empty(), "{found}");
+}

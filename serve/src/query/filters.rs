@@ -39,10 +39,83 @@ pub(crate) struct Filters {
     pub(crate) document_type: Option<String>,
     pub(crate) date_from: Option<String>,
     pub(crate) date_to: Option<String>,
-    /// Canonical norm tokens the decision must cite (`§ 823 BGB`), from the argument's spelling.
-    pub(crate) cited_norm: Option<(String, String)>,
+    /// The norm (or whole law) the decision must cite, from the argument's spelling.
+    pub(crate) cited_norm: Option<CitedNorm>,
     /// Ext id of a decision it must cite.
     pub(crate) cited_case: Option<String>,
+}
+
+/// A `cited_norm` filter: one norm (`§ 823 BGB`: it and every finer citation of it) or a whole
+/// law (`IFG`: a citation of any of its §§ or Artikel).
+#[derive(Debug, Clone)]
+pub(crate) enum CitedNorm {
+    /// `token`: the canonical norm token (`§ 823 BGB`), as `decision_norms` stores it.
+    Norm { given: String, token: String },
+    /// `book`: the law's canonical abbreviation, the last word(s) of each of its tokens.
+    Law { given: String, book: String },
+}
+
+impl CitedNorm {
+    /// Reads the argument: a § / Artikel citation of a named law, else a law's name alone.
+    pub(crate) fn parse(given: &str) -> Result<CitedNorm, ToolError> {
+        if let Ok(token) = canonical_norm(given) {
+            return Ok(CitedNorm::Norm { given: given.to_string(), token });
+        }
+        // A law alone: read as "§ 1 <law>" by the same grammar, which knows the law's names.
+        let ex =
+            extract::citations::extract(&format!("§ 1 {}", given.trim()), extract::citations::LawVocabulary::shipped());
+        match ex.laws.first().and_then(|l| l.book.clone()) {
+            Some(book) if ex.laws.len() == 1 => Ok(CitedNorm::Law { given: given.to_string(), book }),
+            _ => Err(ToolError::invalid(
+                format!("{given:?} is not a citation of a § or Artikel of a named law, nor a law"),
+                "Send e.g. \"§ 823 BGB\", \"§ 823 Abs. 1 BGB\", \"Art. 20 GG\" or a whole law: \"IFG\".",
+            )),
+        }
+    }
+
+    fn applied(&self) -> Value {
+        match self {
+            CitedNorm::Norm { given, token } => {
+                json!({"given": given, "canonical": token, "matches": "this norm and every finer citation of it (§ 823 BGB matches § 823 Abs. 1 BGB)"})
+            }
+            CitedNorm::Law { given, book } => {
+                json!({"given": given, "canonical": book, "matches": "a citation of any § or Artikel of this law"})
+            }
+        }
+    }
+
+    /// The `decision_norms.norm` condition (with `?{n}` for its one value) and that value.
+    fn sql(&self, n: usize) -> (String, String) {
+        match self {
+            CitedNorm::Norm { token, .. } => (format!("norm = ?{n}"), token.clone()),
+            // Tokens end in " <book>"; an abbreviation holds no `%` or `_`, but a LIKE
+            // pattern escapes them all the same.
+            CitedNorm::Law { book, .. } => {
+                let escaped = book.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+                (format!("norm LIKE ?{n} ESCAPE '\\'"), format!("% {escaped}"))
+            }
+        }
+    }
+
+    /// The index clause over the `cited_norm` field.
+    fn clause(&self, field: tantivy::schema::Field) -> Box<dyn Query> {
+        match self {
+            CitedNorm::Norm { token, .. } => {
+                Box::new(TermQuery::new(Term::from_field_text(field, token), IndexRecordOption::Basic))
+            }
+            CitedNorm::Law { book, .. } => {
+                let escaped: String = book
+                    .chars()
+                    .flat_map(|c| if ".+*?()|[]{}^$\\#&~-\"@<>".contains(c) { vec!['\\', c] } else { vec![c] })
+                    .collect();
+                match tantivy::query::RegexQuery::from_pattern(&format!(".* {escaped}"), field) {
+                    Ok(q) => Box::new(q),
+                    // A pattern that cannot be built matches nothing rather than everything.
+                    Err(_) => Box::new(tantivy::query::EmptyQuery),
+                }
+            }
+        }
+    }
 }
 
 /// A date argument `name` (`YYYY-MM-DD`, or a year `YYYY`: its first day for a `*_from`, its
@@ -85,8 +158,8 @@ impl Filters {
 
     pub(crate) fn applied(&self) -> Value {
         let mut m = Map::new();
-        if let Some((given, token)) = &self.cited_norm {
-            m.insert("cited_norm".into(), json!({"given": given, "canonical": token, "matches": "this norm and every finer citation of it (§ 823 BGB matches § 823 Abs. 1 BGB)"}));
+        if let Some(n) = &self.cited_norm {
+            m.insert("cited_norm".into(), n.applied());
         }
         if let Some(c) = &self.cited_case {
             m.insert("cited_case_id".into(), json!(c));
@@ -135,8 +208,8 @@ impl Filters {
         if let Some(t) = &self.document_type {
             out.push((Occur::Must, term(f.document_type, &fold(t))));
         }
-        if let Some((_, token)) = &self.cited_norm {
-            out.push((Occur::Must, term(f.cited_norm, token)));
+        if let Some(n) = &self.cited_norm {
+            out.push((Occur::Must, n.clause(f.cited_norm)));
         }
         if let Some(c) = &self.cited_case {
             out.push((Occur::Must, term(f.cited_case, c)));
@@ -160,7 +233,7 @@ impl Filters {
     ) -> Result<Filters, ToolError> {
         let mut filters = Filters::from_args(a)?;
         if let Some(n) = &c.cited_norm {
-            filters.cited_norm = Some((n.clone(), canonical_norm(n)?));
+            filters.cited_norm = Some(CitedNorm::parse(n)?);
         }
         if let Some(id) = &c.cited_case_id {
             filters.cited_case = Some(resolve_decision(g, id, None, None)?.ext_id);
@@ -196,9 +269,10 @@ impl Filters {
     ) -> Result<(Vec<String>, Vec<rusqlite::types::Value>), ToolError> {
         use rusqlite::types::Value as Sql;
         let (mut conds, mut vals) = self.sql_conditions(g)?;
-        if let Some((_, token)) = &self.cited_norm {
-            vals.push(Sql::Text(token.clone()));
-            conds.push(format!("d.id IN (SELECT decision_id FROM decision_norms WHERE norm = ?{})", vals.len()));
+        if let Some(n) = &self.cited_norm {
+            let (cond, value) = n.sql(vals.len() + 1);
+            vals.push(Sql::Text(value));
+            conds.push(format!("d.id IN (SELECT decision_id FROM decision_norms WHERE {cond})"));
         }
         if let Some(ext) = &self.cited_case {
             vals.push(Sql::Text(ext.clone()));

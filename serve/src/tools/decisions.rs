@@ -111,12 +111,12 @@ pub fn get_decision(g: &Generation, a: GetDecisionArgs) -> Result<Map<String, Va
     Ok(out)
 }
 
-/// `filter_cases(court?, branch?, document_type?, date_from?, date_to?, file_number?, ecli?, limit?, offset?)`.
+/// `filter_cases(court?, branch?, document_type?, date_from?, date_to?, cited_norm?, cited_case_id?, file_number?, ecli?, sort?, limit?, offset?)`.
 pub fn filter_cases(g: &Generation, a: FilterCasesArgs) -> Result<Map<String, Value>, ToolError> {
-    let filters = Filters::from_args(&a.filters)?;
+    let filters = Filters::from_search_args(g, &a.filters, &a.citations)?;
     let FilterCasesArgs { file_number, ecli, sort, .. } = a;
     let (limit, offset) = (a.limit as usize, a.offset as usize);
-    let (mut conds, mut vals) = filters.sql_conditions(g)?;
+    let (mut conds, mut vals) = filters.sql_conditions_all(g)?;
     if let Some(fnum) = &file_number {
         vals.push(rusqlite::types::Value::Text(file_number_norm(fnum)));
         conds.push(format!("d.id IN (SELECT decision_id FROM decision_file_numbers WHERE fn_norm = ?{})", vals.len()));

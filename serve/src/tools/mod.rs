@@ -207,9 +207,9 @@ pub static TOOLS: &[Tool] = &[
     Tool {
         name: "filter_cases",
         title: "List decisions by metadata",
-        description: "Decisions matching court, branch, document_type, date range, file number or ECLI, newest first; paged with limit/offset and a labelled total. No words and no ranking: for words use search_decisions; for one decision by its id, get_decision.",
+        description: "Decisions matching court, branch, document_type, date range, file number, ECLI, a cited norm or whole law (cited_norm) or a cited decision (cited_case_id), newest first or most cited first (sort=most_cited: the corpus's leading decisions); paged with limit/offset and a labelled total. No words and no ranking by relevance: for words use search_decisions; for one decision by its id, get_decision.",
         schema: input_schema::<FilterCasesArgs>,
-        refusals: &[ErrorCode::CourtNotFound],
+        refusals: &[ErrorCode::CourtNotFound, ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/results"],
         run: |g, arguments, schema| decisions::filter_cases(g, parse::<FilterCasesArgs>(arguments, schema)?),
     },

@@ -33,7 +33,7 @@ pub struct DecisionFilterArgs {
 /// The citation filters of the searches that count or rank by what decisions cite.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct CitationFilterArgs {
-    /// Only decisions citing this norm ("§ 823 BGB" also matches "§ 823 Abs. 1 BGB"; spellings and renamed laws of one law are one filter).
+    /// Only decisions citing this norm ("§ 823 BGB" also matches "§ 823 Abs. 1 BGB"; spellings and renamed laws of one law are one filter), or any § / Artikel of a whole law ("IFG").
     #[schemars(length(max = 200))]
     pub cited_norm: Option<String>,
     /// Only decisions citing this decision (id, Aktenzeichen or ECLI).
@@ -121,6 +121,8 @@ pub(super) fn by_date() -> CitingSort {
 pub struct FilterCasesArgs {
     #[serde(flatten)]
     pub filters: DecisionFilterArgs,
+    #[serde(flatten)]
+    pub citations: CitationFilterArgs,
     /// date (newest first, undated last) or most_cited (most held decisions citing it first: the corpus's leading decisions).
     #[serde(default = "by_date")]
     pub sort: CitingSort,
