@@ -115,3 +115,25 @@ fn a_whole_law_filter_matches_the_decisions_citing_any_of_its_sections() {
     }
     assert!(!found["results"].as_array().unwrap().is_empty(), "{found}");
 }
+
+#[test]
+fn statistics_by_court_and_year_are_the_cells_of_both_breakdowns() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    for args in [json!({}), json!({"branch": "verwaltung"}), json!({"query": "Informationszugang"})] {
+        let v = post(&c, &server, "get_case_statistics", args.clone());
+        let cells = v["by_court_and_year"].as_array().unwrap();
+        assert!(!cells.is_empty(), "{args}: {v}");
+        let sum = |f: &dyn Fn(&Value) -> bool| -> u64 {
+            cells.iter().filter(|c| f(c)).map(|c| c["decisions"].as_u64().unwrap()).sum()
+        };
+        assert_eq!(sum(&|_| true), v["total"].as_u64().unwrap(), "{args}: the cells sum to total");
+        for row in v["by_court"].as_array().unwrap() {
+            assert_eq!(sum(&|c| c["court"] == row["court"]), row["decisions"].as_u64().unwrap(), "{args}: {row}");
+        }
+        for row in v["by_year"].as_array().unwrap() {
+            assert_eq!(sum(&|c| c["year"] == row["year"]), row["decisions"].as_u64().unwrap(), "{args}: {row}");
+        }
+    }
+}

@@ -15,6 +15,8 @@ pub struct FactCounts {
     pub by_branch: BTreeMap<Option<String>, usize>,
     pub by_document_type: BTreeMap<Option<String>, usize>,
     pub by_year: BTreeMap<Option<String>, usize>,
+    /// Court × year: the cells of the two breakdowns above (each sums to `total` too).
+    pub by_court_year: BTreeMap<(Option<String>, Option<String>), usize>,
 }
 
 impl FactCounts {
@@ -28,6 +30,16 @@ impl FactCounts {
         };
         rows(map.clone(), key, by_count)
     }
+
+    /// The court × year cells, by court (as `rows(Fact::Court)` orders courts) then year.
+    pub fn court_year_rows(&self) -> Vec<Value> {
+        let mut cells: Vec<_> = self.by_court_year.iter().collect();
+        let court_total = |c: &Option<String>| self.by_court.get(c).copied().unwrap_or(0);
+        cells.sort_by(|(a, _), (b, _)| {
+            court_total(&b.0).cmp(&court_total(&a.0)).then_with(|| a.0.cmp(&b.0)).then_with(|| a.1.cmp(&b.1))
+        });
+        cells.into_iter().map(|((court, year), n)| json!({"court": court, "year": year, "decisions": n})).collect()
+    }
 }
 
 impl FactCounts {
@@ -35,6 +47,7 @@ impl FactCounts {
     fn add(&mut self, (court, branch, document_type, year, n): Combo) {
         let n = n as usize;
         self.total += n;
+        *self.by_court_year.entry((court.clone(), year.clone())).or_default() += n;
         *self.by_court.entry(court).or_default() += n;
         *self.by_branch.entry(branch).or_default() += n;
         *self.by_document_type.entry(document_type).or_default() += n;

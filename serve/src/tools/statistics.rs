@@ -79,6 +79,7 @@ pub fn get_case_statistics(g: &Generation, a: GetCaseStatisticsArgs) -> Result<M
     out.insert("by_year".into(), json!(counts.rows(Fact::Year)));
     out.insert("by_branch".into(), json!(counts.rows(Fact::Branch)));
     out.insert("by_document_type".into(), json!(counts.rows(Fact::DocumentType)));
+    out.insert("by_court_and_year".into(), json!(counts.court_year_rows()));
     if total == 0
         && !filters.is_empty()
         && let Some(v) = filters.vocabulary(g)?
