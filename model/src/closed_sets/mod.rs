@@ -102,8 +102,9 @@ macro_rules! closed_set {
     };
 }
 
-/// The JSON Schema of the sets a tool argument takes: their spellings, inlined (no `$ref`),
-/// so a tool's input schema lists exactly the values the deserializer accepts.
+/// The JSON Schema of every set: its spellings, inlined (no `$ref`), so a tool's input schema
+/// lists exactly the values the deserializer accepts and its output schema exactly the values
+/// an answer can carry.
 #[cfg(feature = "schemars")]
 mod argument_schemas {
     macro_rules! spellings_schema {
@@ -121,7 +122,26 @@ mod argument_schemas {
             }
         )+};
     }
-    spellings_schema!(Branch, CitingSort, DecisionSort, FacetField, GraphDirection, LawPart);
+    spellings_schema!(
+        Branch,
+        CaseCitationStatus,
+        CaseKind,
+        CitationRole,
+        CitingSort,
+        DecisionSort,
+        ExpansionReason,
+        ExpansionStatus,
+        FacetField,
+        GraphDirection,
+        LawCitationStatus,
+        LawPart,
+        MatchMode,
+        NormDropReason,
+        SearchMode,
+        SourceProblem,
+        Verdict,
+        WithheldReason
+    );
 }
 
 mod branch;

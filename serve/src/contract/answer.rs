@@ -11,10 +11,10 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 /// SemVer of the MCP/REST surface; a minor bump can add fields, a major one change them.
-pub const API_VERSION: &str = "0.3.0";
+pub const API_VERSION: &str = "0.3.1";
 
 /// The closed set of refusal codes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// An argument has the wrong type, is out of range or missing.

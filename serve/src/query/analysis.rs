@@ -15,6 +15,7 @@ use tantivy::query::FuzzyTermQuery;
 use tantivy::schema::Field;
 use tantivy::{Searcher, Term};
 
+use crate::contract::answers::{CompoundSplit, QueryAnalysis, TypoCorrection};
 use crate::query::expansion::{QueryExpansion, register};
 use crate::query::text::query_words;
 
@@ -327,27 +328,29 @@ impl QueryPlan {
     }
 
     /// `query_analysis` in answers: what was done to the caller's words.
-    pub fn to_json(&self) -> serde_json::Value {
-        let mut compounds = Vec::new();
-        let mut corrections = Vec::new();
+    pub fn report(&self) -> QueryAnalysis {
+        let mut compounds_split = Vec::new();
+        let mut typo_corrections = Vec::new();
         for c in &self.concepts {
             for a in &c.alternatives {
                 match &a.via {
-                    Via::CompoundParts => compounds.push(serde_json::json!({"word": c.word, "parts": a.terms})),
+                    Via::CompoundParts => {
+                        compounds_split.push(CompoundSplit { word: c.word.clone(), parts: a.terms.clone() })
+                    }
                     Via::TypoCorrection { typed } => {
-                        corrections.push(serde_json::json!({"typed": typed, "searched": a.terms[0]}))
+                        typo_corrections.push(TypoCorrection { typed: typed.clone(), searched: a.terms[0].clone() })
                     }
                     _ => {}
                 }
             }
         }
-        serde_json::json!({
-            "words": self.concepts.iter().map(|c| &c.word).collect::<Vec<_>>(),
-            "dropped_function_words": self.dropped_words,
-            "compounds_split": compounds,
-            "typo_corrections": corrections,
-            "unknown_words": self.unknown_words,
-        })
+        QueryAnalysis {
+            words: self.concepts.iter().map(|c| c.word.clone()).collect(),
+            dropped_function_words: self.dropped_words.clone(),
+            compounds_split,
+            typo_corrections,
+            unknown_words: self.unknown_words.clone(),
+        }
     }
 
     /// Every term any alternative of any concept can match (what the query holds).

@@ -20,20 +20,20 @@ use extract::courts::{CourtTable, cited_court_fits, cited_court_readable, fold};
 use index::Generation;
 use index::store::file_number_norm;
 use rusqlite::params;
-use serde_json::{Value, json};
 
 use crate::contract::answer::ToolError;
+use crate::contract::answers::{BoundaryReason, BucketRef, CoverageBoundary, CoverageWindow, MeasuredWindow};
 
 /// Where a case citation we hold nothing of lies.
 pub enum Placement {
     /// Inside a window measured exhaustive: the absence is evidence. The window, measured.
-    Exhaustive(Value),
+    Exhaustive(CoverageWindow),
     /// Anywhere else: the boundary, with `reason`.
-    Outside(Value),
+    Outside(CoverageBoundary),
 }
 
-/// One `coverage_measured` row as JSON (null when the bucket is not measured here).
-pub fn measured(g: &Generation, bucket: &str) -> Result<Option<Value>, ToolError> {
+/// One `coverage_measured` row (None when the bucket is not measured here).
+pub fn measured(g: &Generation, bucket: &str) -> Result<Option<MeasuredWindow>, ToolError> {
     Ok(g.store.with(|c| {
         let mut st = c.prepare_cached(
             "SELECT claimed_exhaustive, toc_read, toc_items_in_window, held, missing, measured_exhaustive,
@@ -41,36 +41,46 @@ pub fn measured(g: &Generation, bucket: &str) -> Result<Option<Value>, ToolError
         )?;
         let mut rows = st.query_map(params![bucket], |r| {
             let missing_keys: String = r.get(7)?;
-            Ok(json!({
-                "claimed_exhaustive": r.get::<_, bool>(0)?, "toc_read": r.get::<_, bool>(1)?,
-                "toc_items_in_window": r.get::<_, i64>(2)?, "held": r.get::<_, i64>(3)?,
-                "missing": r.get::<_, i64>(4)?, "measured_exhaustive": r.get::<_, bool>(5)?,
-                "not_exhaustive_because": r.get::<_, Option<String>>(6)?,
-                "missing_keys": serde_json::from_str::<Value>(&missing_keys).unwrap_or(json!([])),
-            }))
+            Ok(MeasuredWindow {
+                claimed_exhaustive: r.get(0)?,
+                toc_read: r.get(1)?,
+                toc_items_in_window: r.get(2)?,
+                held: r.get(3)?,
+                missing: r.get(4)?,
+                measured_exhaustive: r.get(5)?,
+                not_exhaustive_because: r.get(6)?,
+                missing_keys: serde_json::from_str(&missing_keys).unwrap_or_default(),
+            })
         })?;
         Ok(rows.next().transpose()?)
     })?)
 }
 
-fn bucket_json(b: &Bucket) -> Value {
-    json!({"bucket": b.bucket, "label": b.label, "from": b.from, "until": b.until, "source": b.sources.join(", ")})
+fn bucket_ref(b: &Bucket) -> BucketRef {
+    BucketRef {
+        bucket: b.bucket.clone(),
+        label: b.label.clone(),
+        from: b.from.clone(),
+        until: b.until.clone(),
+        source: b.sources.join(", "),
+    }
 }
 
 /// Places a case citation of a decision we do not hold (see the module doc).
 pub fn place(g: &Generation, c: &CaseCitation) -> Result<Placement, ToolError> {
-    let printed = json!({"printed_court": c.court, "printed_date": c.date});
-    let outside = |reason: &str, extra: Value| {
-        let mut v = json!({"reason": reason});
-        for x in [&printed, &extra] {
-            if let (Some(m), Some(x)) = (v.as_object_mut(), x.as_object()) {
-                m.extend(x.clone());
-            }
-        }
-        Placement::Outside(v)
+    let outside = |reason: BoundaryReason, bucket: Option<&Bucket>| CoverageBoundary {
+        reason,
+        printed_court: c.court.clone(),
+        printed_date: c.date.clone(),
+        bucket: bucket.map(bucket_ref),
+        court: None,
+        claimed_exhaustive: None,
+        measured: None,
+        decisions_held_of_court: None,
+        exhaustive: None,
     };
     let Some(court) = c.court.as_deref().filter(|p| cited_court_readable(p)) else {
-        return Ok(outside("court_not_printed", json!({})));
+        return Ok(Placement::Outside(outside(BoundaryReason::CourtNotPrinted, None)));
     };
     let map = coverage_map::shipped();
     let buckets: Vec<&Bucket> = resolve::case_law::buckets_for_cited_court(&map, court);
@@ -80,30 +90,40 @@ pub fn place(g: &Generation, c: &CaseCitation) -> Result<Placement, ToolError> {
         if held > 0
             && let Some(oldp) = map.buckets.iter().find(|b| b.bucket == "oldp-dumps")
         {
-            let mut extra = bucket_json(oldp);
-            extra["decisions_held_of_court"] = json!(held);
-            extra["exhaustive"] = json!(oldp.exhaustive);
-            return Ok(outside("selection_only", extra));
+            return Ok(Placement::Outside(CoverageBoundary {
+                decisions_held_of_court: Some(held),
+                exhaustive: Some(oldp.exhaustive),
+                ..outside(BoundaryReason::SelectionOnly, Some(oldp))
+            }));
         }
-        return Ok(outside("no_window_for_court", json!({"decisions_held_of_court": held})));
+        return Ok(Placement::Outside(CoverageBoundary {
+            decisions_held_of_court: Some(held),
+            ..outside(BoundaryReason::NoWindowForCourt, None)
+        }));
     }
     let Some(date) = c.date.as_deref() else {
-        return Ok(outside("date_not_printed", bucket_json(buckets[0])));
+        return Ok(Placement::Outside(outside(BoundaryReason::DateNotPrinted, Some(buckets[0]))));
     };
     let Some(b) = buckets.iter().find(|b| b.contains_date(date)) else {
         // The deciding range: the bucket whose start lies after the printed date, else the first.
         let b = buckets.iter().find(|b| b.from.as_deref().is_some_and(|f| date < f)).unwrap_or(&buckets[0]);
-        return Ok(outside("outside_window", bucket_json(b)));
+        return Ok(Placement::Outside(outside(BoundaryReason::OutsideWindow, Some(b))));
     };
-    let mut window = bucket_json(b);
-    window["court"] = json!(b.court);
     let m = measured(g, &b.bucket)?;
-    window["claimed_exhaustive"] = json!(b.exhaustive);
-    window["measured"] = m.clone().unwrap_or(Value::Null);
-    if m.as_ref().is_some_and(|m| m["measured_exhaustive"] == true) {
-        return Ok(Placement::Exhaustive(window));
+    if m.as_ref().is_some_and(|m| m.measured_exhaustive) {
+        return Ok(Placement::Exhaustive(CoverageWindow {
+            bucket: bucket_ref(b),
+            court: b.court.clone(),
+            claimed_exhaustive: b.exhaustive,
+            measured: m,
+        }));
     }
-    Ok(outside("window_not_exhaustive", window))
+    Ok(Placement::Outside(CoverageBoundary {
+        court: Some(b.court.clone()).flatten(),
+        claimed_exhaustive: Some(b.exhaustive),
+        measured: Some(m),
+        ..outside(BoundaryReason::WindowNotExhaustive, Some(b))
+    }))
 }
 
 /// How many held decisions are of a court the printed court can name.

@@ -1,6 +1,9 @@
 //! Decision search: a query is an identifier (looked up exactly) or words and § citations (ranked passages grouped by decision), under the filters; pages, totals and their basis.
 
 use crate::contract::answer::ToolError;
+use crate::contract::answers::{
+    DecisionMatch, DecisionSearchRow, HighlightedSnippet, PassageSnippet, RandnummerSpan, SearchDecisionsAnswer,
+};
 use crate::contract::args::{PAGE_MAX, SearchDecisionsArgs};
 use crate::query::filters::Filters;
 use crate::query::identifiers::{looks_like_ecli, looks_like_file_number};
@@ -10,7 +13,6 @@ use crate::store::decisions::{Decision, citing_counts, decision_by_id, decisions
 use index::Generation;
 use index::store::{ecli_norm, file_number_norm};
 use model::{DecisionSort, MatchMode, SearchMode};
-use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, HashSet};
 use tantivy::collector::{DocSetCollector, TopDocs};
 use tantivy::query::{BooleanQuery, Occur, PhraseQuery, Query, TermQuery};
@@ -92,34 +94,48 @@ pub(crate) fn ranked_hits(searcher: &Searcher, q: &dyn Query, want: usize) -> Re
     }
 }
 
-pub(crate) fn snippet_of(hl: &mut Highlighter, g: &Generation, doc: &TantivyDocument, max_chars: usize) -> Value {
+pub(crate) fn snippet_of(
+    hl: &mut Highlighter,
+    g: &Generation,
+    doc: &TantivyDocument,
+    max_chars: usize,
+) -> PassageSnippet {
     let f = g.decision_fields;
     let text = doc.get_first(f.text).and_then(|v| v.as_str()).unwrap_or("");
     let rn_from = doc.get_first(f.rn_from).and_then(|v| v.as_u64()).unwrap_or(0);
     let rn_to = doc.get_first(f.rn_to).and_then(|v| v.as_u64()).unwrap_or(0);
-    let section = doc.get_first(f.section).and_then(|v| v.as_str());
+    let section = doc.get_first(f.section).and_then(|v| v.as_str()).map(str::to_string);
     let frag = hl.fragment(text, max_chars);
-    json!({
-        "text": frag.text,
-        "highlights": frag.highlights,
-        "randnummer": if rn_from == 0 { Value::Null } else if rn_from == rn_to { json!(rn_from) } else { json!([rn_from, rn_to]) },
-        "section": section,
-    })
+    PassageSnippet {
+        snippet: HighlightedSnippet { text: frag.text, highlights: frag.highlights },
+        randnummer: match (rn_from, rn_to) {
+            (0, _) => None,
+            (from, to) if from == to => Some(RandnummerSpan::One(from)),
+            (from, to) => Some(RandnummerSpan::Range([from, to])),
+        },
+        section,
+    }
+}
+
+/// The passages of one hit as snippets.
+fn passage_snippets(
+    hl: &mut Highlighter,
+    g: &Generation,
+    searcher: &Searcher,
+    passages: &[DocAddress],
+) -> Result<Vec<PassageSnippet>, ToolError> {
+    Ok(passages
+        .iter()
+        .map(|addr| searcher.doc::<TantivyDocument>(*addr).map(|doc| snippet_of(hl, g, &doc, 240)))
+        .collect::<tantivy::Result<_>>()?)
 }
 
 /// `search_decisions(query, court?, branch?, document_type?, date_from?, date_to?, sort?, page?, limit?)`.
-pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Map<String, Value>, ToolError> {
+pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<SearchDecisionsAnswer, ToolError> {
     let query = &a.query;
     let filters = Filters::from_search_args(g, &a.filters, &a.citations)?;
     let sort = a.sort;
     let (page, size) = (a.page as usize, a.limit as usize);
-    let mut out = Map::new();
-    out.insert("query".into(), json!(query));
-    out.insert("filters_applied".into(), filters.applied());
-    out.insert("sort".into(), json!(sort));
-    out.insert("page".into(), json!(page));
-    out.insert("limit".into(), json!(size));
-    // The legal-register dictionary runs on statute search only so far; say so on every answer.
     let expansion = crate::query::expansion::QueryExpansion::not_applied(
         query,
         model::ExpansionStatus::Skipped,
@@ -129,36 +145,46 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Map<S
             model::ExpansionReason::CallerOptedOut
         },
     );
-    out.insert("query_expansion".into(), expansion.to_json());
+    let mut answer = SearchDecisionsAnswer {
+        query: query.clone(),
+        filters_applied: filters.applied(),
+        sort,
+        page,
+        limit: size,
+        query_expansion: expansion.report(),
+        mode: SearchMode::Keyword,
+        mode_note: None,
+        match_mode: None,
+        total: 0,
+        total_basis: IDENTIFIER_BASIS,
+        returned: 0,
+        has_more: false,
+        paging_note: None,
+        filter_vocabulary: None,
+        results: Vec::new(),
+        scope: None,
+    };
 
     let (q, words, citation, match_mode, ids) = match match_query(g, query, &filters)? {
         QueryMatch::Identifier { mode, decisions: mut found } => {
             sort_decisions(&mut found, sort);
             let total = found.len();
-            let rows: Vec<Value> = found
+            let matched_by =
+                if mode == SearchMode::ExactEcli { DecisionMatch::ExactEcli } else { DecisionMatch::ExactFileNumber };
+            let rows = found
                 .iter()
                 .skip((page - 1) * size)
                 .take(size)
-                .map(|d| {
-                    let mut r = d.summary();
-                    r["matched_by"] = json!(mode);
-                    r["snippets"] = json!([]);
-                    r
-                })
+                .map(|d| DecisionSearchRow { decision: d.summary(), matched_by, score: None, snippets: Vec::new() })
                 .collect();
-            out.insert("mode".into(), json!(mode));
-            out.insert(
-                "mode_note".into(),
-                json!("The query is an identifier throughout, so it was looked up exactly, not searched as words."),
-            );
-            finish_page(&mut out, total, IDENTIFIER_BASIS, page, size, rows);
-            if total == 0
-                && !filters.is_empty()
-                && let Some(v) = filters.vocabulary(g)?
-            {
-                out.insert("filter_vocabulary".into(), v);
+            answer.mode = mode;
+            answer.mode_note =
+                Some("The query is an identifier throughout, so it was looked up exactly, not searched as words.");
+            finish_page(&mut answer, total, IDENTIFIER_BASIS, rows);
+            if total == 0 && !filters.is_empty() {
+                answer.filter_vocabulary = filters.vocabulary(g)?;
             }
-            return Ok(out);
+            return Ok(answer);
         }
         QueryMatch::Text { query, words, citation, match_mode, ids } => (query, words, citation, match_mode, ids),
     };
@@ -169,8 +195,6 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Map<S
     let mut rows = Vec::new();
     let start = (page - 1) * size;
     if sort != DecisionSort::Relevance {
-        // date: newest first, undated last; most_cited: by citing_cases_count; ties by id.
-        // Only the page's rows are read from the store.
         let mut ordered = ids.clone();
         if sort == DecisionSort::Date {
             ordered.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -180,7 +204,6 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Map<S
             ordered.sort_by(|a, b| count(b.0).cmp(&count(a.0)).then(b.1.cmp(&a.1)).then(a.0.cmp(&b.0)));
         }
         let page_ids: Vec<u64> = ordered.iter().skip(start).take(size).map(|(id, _)| *id).collect();
-        // One query finds the best passages of every row of the page.
         let id_filter: Vec<(Occur, Box<dyn Query>)> = page_ids
             .iter()
             .map(|id| {
@@ -196,48 +219,42 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Map<S
         for id in page_ids {
             let d = decision_by_id(g, id as i64)?;
             let passages = hits.iter().find(|h| h.decision_id == id).map(|h| h.passages.clone()).unwrap_or_default();
-            let snippets: Vec<Value> = passages
-                .iter()
-                .map(|addr| searcher.doc::<TantivyDocument>(*addr).map(|doc| snippet_of(&mut gen_, g, &doc, 240)))
-                .collect::<tantivy::Result<_>>()?;
-            let mut r = d.summary();
-            r["matched_by"] = json!("text_match");
-            r["snippets"] = json!(snippets);
-            rows.push(r);
+            let snippets = passage_snippets(&mut gen_, g, &searcher, &passages)?;
+            rows.push(DecisionSearchRow {
+                decision: d.summary(),
+                matched_by: DecisionMatch::TextMatch,
+                score: None,
+                snippets,
+            });
         }
     } else {
         let hits = ranked_hits(&searcher, &q, start + size)?;
         for h in hits.into_iter().skip(start).take(size) {
             let d = decision_by_id(g, h.decision_id as i64)?;
-            let mut r = d.summary();
-            r["matched_by"] = json!("text_match");
-            r["score"] = json!(h.score);
-            r["snippets"] = json!(
-                h.passages
-                    .iter()
-                    .map(|addr| searcher.doc::<TantivyDocument>(*addr).map(|doc| snippet_of(&mut gen_, g, &doc, 240)))
-                    .collect::<tantivy::Result<Vec<_>>>()?
-            );
-            rows.push(r);
+            let snippets = passage_snippets(&mut gen_, g, &searcher, &h.passages)?;
+            rows.push(DecisionSearchRow {
+                decision: d.summary(),
+                matched_by: DecisionMatch::TextMatch,
+                score: Some(h.score),
+                snippets,
+            });
         }
     }
-    out.insert("mode".into(), json!(if citation { SearchMode::ExactCitation } else { SearchMode::Keyword }));
+    answer.mode = if citation { SearchMode::ExactCitation } else { SearchMode::Keyword };
     if citation {
-        out.insert("mode_note".into(), json!("The query is a § / Art. citation throughout, so it was matched as a citation (its words in order), not as loose words."));
+        answer.mode_note = Some(
+            "The query is a § / Art. citation throughout, so it was matched as a citation (its words in order), not as loose words.",
+        );
     }
-    out.insert("match_mode".into(), json!(match_mode));
-    finish_page(&mut out, total, text_basis(citation, match_mode), page, size, rows);
-    if total == 0
-        && !filters.is_empty()
-        && let Some(v) = filters.vocabulary(g)?
-    {
-        out.insert("filter_vocabulary".into(), v);
+    answer.match_mode = Some(match_mode);
+    finish_page(&mut answer, total, text_basis(citation, match_mode), rows);
+    if total == 0 && !filters.is_empty() {
+        answer.filter_vocabulary = filters.vocabulary(g)?;
     }
-    out.insert("scope".into(), json!("court decisions only; laws are searched by search_laws"));
-    Ok(out)
+    answer.scope = Some("court decisions only; laws are searched by search_laws");
+    Ok(answer)
 }
 
-/// `total_basis` of an identifier query.
 pub(crate) const IDENTIFIER_BASIS: &str = "decisions_with_this_identifier_after_filters";
 
 /// `total_basis` of a word or § query.
@@ -313,25 +330,22 @@ pub(crate) fn match_query(g: &Generation, query: &str, filters: &Filters) -> Res
 }
 
 pub(crate) fn finish_page(
-    out: &mut Map<String, Value>,
+    answer: &mut SearchDecisionsAnswer,
     total: usize,
-    basis: &str,
-    page: usize,
-    size: usize,
-    rows: Vec<Value>,
+    basis: &'static str,
+    rows: Vec<DecisionSearchRow>,
 ) {
+    let (page, size) = (answer.page, answer.limit);
     let end = page * size;
-    out.insert("total".into(), json!(total));
-    out.insert("total_basis".into(), json!(basis));
-    out.insert("returned".into(), json!(rows.len()));
-    out.insert("has_more".into(), json!(end < total && page < PAGE_MAX as usize));
+    answer.total = total;
+    answer.total_basis = basis;
+    answer.returned = rows.len();
+    answer.has_more = end < total && page < PAGE_MAX as usize;
     if end < total && page >= PAGE_MAX as usize {
-        out.insert(
-            "paging_note".into(),
-            json!(format!("Only pages 1-{PAGE_MAX} are served; narrow the query or filters to reach the rest.")),
-        );
+        answer.paging_note =
+            Some(format!("Only pages 1-{PAGE_MAX} are served; narrow the query or filters to reach the rest."));
     }
-    out.insert("results".into(), Value::Array(rows));
+    answer.results = rows;
 }
 
 /// `date`: newest first, undated last; otherwise by id.

@@ -9,8 +9,8 @@
 use std::collections::{BTreeSet, HashSet};
 use std::sync::LazyLock;
 
+use crate::contract::answers::{AddedTerms, QueryExpansionReport};
 use model::{ExpansionReason, ExpansionStatus};
-use serde_json::{Value, json};
 
 use crate::query::text::query_words;
 
@@ -135,26 +135,31 @@ impl QueryExpansion {
     }
 
     /// The block as answers carry it.
-    pub fn to_json(&self) -> Value {
+    pub fn report(&self) -> QueryExpansionReport {
         let applied = self.status == ExpansionStatus::Applied;
-        let added: Vec<Value> = self
+        let added_terms = self
             .added
             .iter()
-            .map(|(e, terms)| json!({"for": e.lay, "legal_terms": e.legal, "index_terms": terms, "source": e.source}))
+            .map(|(e, terms)| AddedTerms {
+                lay_words: e.lay.clone(),
+                legal_terms: e.legal.clone(),
+                index_terms: terms.clone(),
+                source: e.source.clone(),
+            })
             .collect();
-        json!({
-            "status": self.status,
-            "applied": applied,
-            "reason": self.reason,
-            "original_query": self.original_query,
-            "added_terms": added,
-            "dictionary_version": register().version,
-            "note": if applied {
+        QueryExpansionReport {
+            status: self.status,
+            applied,
+            reason: self.reason,
+            original_query: self.original_query.clone(),
+            added_terms,
+            dictionary_version: register().version.clone(),
+            note: if applied {
                 "Terms from the legal-register dictionary were added to your words (never substituted); the ranking saw them. Send expand_query=false to search your words alone."
             } else {
                 "Nothing was added to your words."
             },
-        })
+        }
     }
 }
 

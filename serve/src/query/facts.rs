@@ -1,9 +1,9 @@
 //! Counts of held decisions by court, branch, document type and year (precomputed per generation, or under filters), and the holdings by court.
 
 use crate::contract::answer::ToolError;
+use crate::contract::answers::{ByCourtAndYear, DateSpan, DecisionHoldings, HoldingStatus};
 use crate::query::filters::Filters;
 use index::Generation;
-use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashSet};
 use tantivy::collector::Count;
 
@@ -20,25 +20,34 @@ pub struct FactCounts {
 }
 
 impl FactCounts {
-    /// Rows of one breakdown, in the order every tool shows them.
-    pub fn rows(&self, fact: Fact) -> Vec<Value> {
-        let (map, key, by_count) = match fact {
-            Fact::Court => (&self.by_court, "court", true),
-            Fact::Branch => (&self.by_branch, "branch", true),
-            Fact::DocumentType => (&self.by_document_type, "document_type", true),
-            Fact::Year => (&self.by_year, "year", false),
+    /// (value, decisions) of one breakdown, in the order every tool shows them: busiest first
+    /// (years chronologically), the unrecorded bucket (null) last.
+    pub fn rows(&self, fact: Fact) -> Vec<(Option<String>, i64)> {
+        let (map, by_count) = match fact {
+            Fact::Court => (&self.by_court, true),
+            Fact::Branch => (&self.by_branch, true),
+            Fact::DocumentType => (&self.by_document_type, true),
+            Fact::Year => (&self.by_year, false),
         };
-        rows(map.clone(), key, by_count)
+        rows(map, by_count)
+    }
+
+    /// [`FactCounts::rows`] as answer rows (`ByCourt`, `YearCount` …).
+    pub fn rows_as<T>(&self, fact: Fact, row: impl Fn(Option<String>, i64) -> T) -> Vec<T> {
+        self.rows(fact).into_iter().map(|(v, n)| row(v, n)).collect()
     }
 
     /// The court × year cells, by court (as `rows(Fact::Court)` orders courts) then year.
-    pub fn court_year_rows(&self) -> Vec<Value> {
+    pub fn court_year_rows(&self) -> Vec<ByCourtAndYear> {
         let mut cells: Vec<_> = self.by_court_year.iter().collect();
         let court_total = |c: &Option<String>| self.by_court.get(c).copied().unwrap_or(0);
         cells.sort_by(|(a, _), (b, _)| {
             court_total(&b.0).cmp(&court_total(&a.0)).then_with(|| a.0.cmp(&b.0)).then_with(|| a.1.cmp(&b.1))
         });
-        cells.into_iter().map(|((court, year), n)| json!({"court": court, "year": year, "decisions": n})).collect()
+        cells
+            .into_iter()
+            .map(|((court, year), n)| ByCourtAndYear { court: court.clone(), year: year.clone(), decisions: *n as i64 })
+            .collect()
     }
 }
 
@@ -118,7 +127,7 @@ pub(crate) fn filtered_fact_counts(g: &Generation, filters: &Filters) -> Result<
 }
 
 /// Counts for `get_platform_info`.
-pub fn holdings(g: &Generation) -> Result<Value, ToolError> {
+pub fn holdings(g: &Generation) -> Result<DecisionHoldings, ToolError> {
     let (n, courts, earliest, latest, empty): (i64, i64, Option<String>, Option<String>, i64) = g.store.with(|c| {
         Ok(c.query_row(
             "SELECT (SELECT COUNT(*) FROM decisions), (SELECT COUNT(*) FROM courts WHERE decision_count > 0),
@@ -129,22 +138,22 @@ pub fn holdings(g: &Generation) -> Result<Value, ToolError> {
         )?)
     })?;
     let _ = Count;
-    Ok(json!({
-        "status": if n > 0 { "ingested" } else { "none_held" },
-        "sources": ["rechtsprechung-im-internet.de (rii XML)", "Open Legal Data case dumps (JSON Lines)"],
-        "decisions": n,
-        "decisions_without_text": empty,
-        "courts_with_decisions": courts,
-        "date_range": {"earliest": earliest, "latest": latest},
-        "snapshot": g.manifest.sources.get("decisions"),
-    }))
+    Ok(DecisionHoldings {
+        status: if n > 0 { HoldingStatus::Ingested } else { HoldingStatus::NoneHeld },
+        sources: vec!["rechtsprechung-im-internet.de (rii XML)", "Open Legal Data case dumps (JSON Lines)"],
+        decisions: n,
+        decisions_without_text: empty,
+        courts_with_decisions: courts,
+        date_range: DateSpan { earliest, latest },
+        snapshot: g.manifest.sources.get("decisions").map(Into::into),
+    })
 }
 
 pub(crate) type Combo = (Option<String>, Option<String>, Option<String>, Option<String>, i64);
 
-/// One count row: a value (null = not recorded) and its decisions.
-pub(crate) fn rows(counts: BTreeMap<Option<String>, usize>, key: &str, by_count: bool) -> Vec<Value> {
-    let mut v: Vec<(Option<String>, usize)> = counts.into_iter().collect();
+/// Count rows: a value (null = not recorded) and its decisions.
+fn rows(counts: &BTreeMap<Option<String>, usize>, by_count: bool) -> Vec<(Option<String>, i64)> {
+    let mut v: Vec<(Option<String>, i64)> = counts.iter().map(|(k, n)| (k.clone(), *n as i64)).collect();
     if by_count {
         // Busiest first; the unrecorded bucket last so it never looks like a top value.
         v.sort_by(|a, b| a.0.is_none().cmp(&b.0.is_none()).then(b.1.cmp(&a.1)).then(a.0.cmp(&b.0)));
@@ -152,5 +161,5 @@ pub(crate) fn rows(counts: BTreeMap<Option<String>, usize>, key: &str, by_count:
         // Chronological, null (undated) last.
         v.sort_by(|a, b| a.0.is_none().cmp(&b.0.is_none()).then(a.0.cmp(&b.0)));
     }
-    v.into_iter().map(|(k, n)| json!({key: k, "decisions": n})).collect()
+    v
 }

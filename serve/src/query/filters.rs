@@ -1,6 +1,10 @@
 //! The decision filters (court with all its chambers, branch, document type, dates, cited norm, cited decision): parsed once from the arguments, run as SQL or as index queries, and echoed in `filters_applied`.
 
 use crate::contract::answer::ToolError;
+use crate::contract::answers::{
+    CitedNormApplied, CourtApplied, CourtCount, CourtVocabulary, DocumentTypeCount, DocumentTypeVocabulary,
+    FilterVocabulary, FiltersApplied, VocabularyStatus,
+};
 use crate::contract::args::{CitationFilterArgs, DecisionFilterArgs};
 use crate::query::identifiers::{canonical_norm, resolve_decision};
 use crate::store::courts::stored_courts;
@@ -9,7 +13,6 @@ use extract::courts::fold;
 use index::Generation;
 use index::decision_writer::{court_keys, date_number};
 use rusqlite::params_from_iter;
-use serde_json::{Map, Value, json};
 use std::collections::HashSet;
 use std::ops::Bound;
 use tantivy::query::{Occur, Query, RangeQuery, TermQuery};
@@ -73,14 +76,18 @@ impl CitedNorm {
         }
     }
 
-    fn applied(&self) -> Value {
+    fn applied(&self) -> CitedNormApplied {
         match self {
-            CitedNorm::Norm { given, token } => {
-                json!({"given": given, "canonical": token, "matches": "this norm and every finer citation of it (§ 823 BGB matches § 823 Abs. 1 BGB)"})
-            }
-            CitedNorm::Law { given, book } => {
-                json!({"given": given, "canonical": book, "matches": "a citation of any § or Artikel of this law"})
-            }
+            CitedNorm::Norm { given, token } => CitedNormApplied {
+                given: given.clone(),
+                canonical: token.clone(),
+                matches: "this norm and every finer citation of it (§ 823 BGB matches § 823 Abs. 1 BGB)",
+            },
+            CitedNorm::Law { given, book } => CitedNormApplied {
+                given: given.clone(),
+                canonical: book.clone(),
+                matches: "a citation of any § or Artikel of this law",
+            },
         }
     }
 
@@ -156,31 +163,22 @@ impl Filters {
         Ok(f)
     }
 
-    pub(crate) fn applied(&self) -> Value {
-        let mut m = Map::new();
-        if let Some(n) = &self.cited_norm {
-            m.insert("cited_norm".into(), n.applied());
+    pub(crate) fn applied(&self) -> FiltersApplied {
+        FiltersApplied {
+            cited_norm: self.cited_norm.as_ref().map(CitedNorm::applied),
+            cited_case_id: self.cited_case.clone(),
+            court: self.court.as_ref().map(|c| CourtApplied {
+                given: c.clone(),
+                matches_key: court_filter_key(c),
+                includes_all_chambers: true,
+            }),
+            branch: self.branch.clone(),
+            document_type: self.document_type.clone(),
+            date_from: self.date_from.clone(),
+            date_to: self.date_to.clone(),
+            file_number: None,
+            ecli: None,
         }
-        if let Some(c) = &self.cited_case {
-            m.insert("cited_case_id".into(), json!(c));
-        }
-        if let Some(c) = &self.court {
-            m.insert(
-                "court".into(),
-                json!({"given": c, "matches_key": court_filter_key(c), "includes_all_chambers": true}),
-            );
-        }
-        for (k, v) in [
-            ("branch", &self.branch),
-            ("document_type", &self.document_type),
-            ("date_from", &self.date_from),
-            ("date_to", &self.date_to),
-        ] {
-            if let Some(v) = v {
-                m.insert(k.into(), json!(v));
-            }
-        }
-        Value::Object(m)
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -332,8 +330,8 @@ impl Filters {
     }
 
     /// For an empty result: does each filter value exist at all, and what is close to it?
-    pub(crate) fn vocabulary(&self, g: &Generation) -> Result<Option<Value>, ToolError> {
-        let mut m = Map::new();
+    pub(crate) fn vocabulary(&self, g: &Generation) -> Result<Option<FilterVocabulary>, ToolError> {
+        let mut v = FilterVocabulary::default();
         if let Some(c) = &self.court {
             let key = court_filter_key(c);
             // Suggestions: held courts any of whose keys contains the value or is contained in it.
@@ -345,14 +343,15 @@ impl Filters {
                 .map(|(_, ct, n)| (ct.name, n))
                 .collect();
             let exact = held.iter().any(|(n, _)| fold(n) == key);
-            m.insert(
-                "court".into(),
-                json!({
-                    "given": c,
-                    "status": if exact { "matched" } else { "unmatched" },
-                    "suggestions": held.iter().take(10).map(|(n, k)| json!({"court": n, "decisions": k})).collect::<Vec<_>>(),
-                }),
-            );
+            v.court = Some(CourtVocabulary {
+                given: c.clone(),
+                status: if exact { VocabularyStatus::Matched } else { VocabularyStatus::Unmatched },
+                suggestions: held
+                    .into_iter()
+                    .take(10)
+                    .map(|(court, decisions)| CourtCount { court, decisions })
+                    .collect(),
+            });
         }
         if let Some(t) = &self.document_type {
             let types: Vec<(String, i64)> = g.store.with(|conn| {
@@ -361,15 +360,15 @@ impl Filters {
                 Ok(rows)
             })?;
             let exact = types.iter().any(|(n, _)| fold(n) == fold(t));
-            m.insert(
-                "document_type".into(),
-                json!({
-                    "given": t,
-                    "status": if exact { "matched" } else { "unmatched" },
-                    "values_held": types.iter().map(|(n, k)| json!({"document_type": n, "decisions": k})).collect::<Vec<_>>(),
-                }),
-            );
+            v.document_type = Some(DocumentTypeVocabulary {
+                given: t.clone(),
+                status: if exact { VocabularyStatus::Matched } else { VocabularyStatus::Unmatched },
+                values_held: types
+                    .into_iter()
+                    .map(|(document_type, decisions)| DocumentTypeCount { document_type, decisions })
+                    .collect(),
+            });
         }
-        Ok((!m.is_empty()).then_some(Value::Object(m)))
+        Ok((v.court.is_some() || v.document_type.is_some()).then_some(v))
     }
 }

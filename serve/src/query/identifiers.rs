@@ -43,7 +43,7 @@ pub fn resolve_book(g: &Generation, book: &str) -> Result<Law, ToolError> {
     match lookup_book(g, book)? {
         BookLookup::Found(law) => return Ok(*law),
         BookLookup::Ambiguous(ids) => {
-            let candidates: Vec<Value> =
+            let candidates: Vec<crate::contract::answers::LawSummary> =
                 ids.iter().filter_map(|id| law_by_id(g, *id).ok()).map(|l| l.summary()).collect();
             return Err(ToolError::new(
                 ErrorCode::BookAmbiguous,

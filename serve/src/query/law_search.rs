@@ -5,6 +5,10 @@
 //! its law); each row says why it matched (`matched_by`).
 
 use crate::contract::answer::ToolError;
+use crate::contract::answers::{
+    BookFilter, CitedByDecisions, HighlightedSnippet, LawMatch, LawSearchRow, MatchedVia, MatchedWord,
+    SearchLawsAnswer, SearchSuggestion, SuggestionKind,
+};
 use crate::contract::args::SearchLawsArgs;
 use crate::query::analysis::{QueryPlan, Via, Vocabulary};
 use crate::query::identifiers::{find_section, parse_section_citation, resolve_book};
@@ -13,7 +17,6 @@ use crate::query::text::slice_chars;
 use crate::store::laws::{Law, Section, law_by_id, section_by_id, section_url};
 use index::Generation;
 use model::{MatchMode, SearchMode};
-use serde_json::{Map, Value, json};
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::BoostQuery;
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
@@ -21,16 +24,12 @@ use tantivy::schema::{Field, IndexRecordOption, Term};
 use tantivy::{DocAddress, DocSet, Searcher};
 
 /// `search_laws(query, book?, limit?)`: full-text search over law sections only.
-pub fn search_laws(g: &Generation, a: &SearchLawsArgs) -> Result<Map<String, Value>, ToolError> {
+pub fn search_laws(g: &Generation, a: &SearchLawsArgs) -> Result<SearchLawsAnswer, ToolError> {
     let (query, book, limit) = (&a.query, &a.book, a.limit as usize);
     let law_filter = match &book {
         Some(b) => Some(resolve_book(g, b)?),
         None => None,
     };
-    let mut out = Map::new();
-    if let Some(l) = &law_filter {
-        out.insert("filters_applied".into(), json!({"book": l.code}));
-    }
     // A query that is a § citation throughout is answered exactly first.
     let mut exact: Option<(Law, Section)> = None;
     if let Some((designation, book)) = parse_section_citation(query)
@@ -100,66 +99,59 @@ pub fn search_laws(g: &Generation, a: &SearchLawsArgs) -> Result<Map<String, Val
             let s = section_by_id(g, sid)?;
             let law = law_by_id(g, s.law_id)?;
             let frag = highlighter.fragment(&s.text, 240);
-            let mut matched = matched_by(&searcher, addr, &plan, &f, strict_hits.contains(&addr));
             let (section_n, law_n) = prior.citing(s.id, law.id);
-            matched["cited_by_decisions"] =
-                if prior.has_citations() { json!({"section": section_n, "law": law_n}) } else { Value::Null };
+            let cited = prior.has_citations().then_some(CitedByDecisions { section: section_n, law: law_n });
+            let matched = matched_by(&searcher, addr, &plan, &f, strict_hits.contains(&addr), cited);
             rows.push(result_row(&law, &s, Some(score), matched, frag.text, frag.highlights));
         }
     }
     if let Some((law, s)) = &exact {
         let text = slice_chars(&s.text, 0, 240);
-        rows.insert(0, result_row(law, s, None, json!({"kind": "exact_citation"}), text, Vec::new()));
+        rows.insert(0, result_row(law, s, None, LawMatch::ExactCitation, text, Vec::new()));
     }
     let has_more = rows.len() > limit;
     rows.truncate(limit);
-    out.insert("query".into(), json!(query));
-    out.insert(
-        "mode".into(),
-        json!(if exact.is_some() { SearchMode::ExactCitationThenKeyword } else { SearchMode::Keyword }),
-    );
-    out.insert("match_mode".into(), json!(match_mode));
-    out.insert("total_matching_sections".into(), json!(total));
-    out.insert(
-        "total_basis".into(),
-        json!(if match_mode == MatchMode::AllTerms {
+    Ok(SearchLawsAnswer {
+        filters_applied: law_filter.as_ref().map(|l| BookFilter { book: l.code.clone() }),
+        query: query.clone(),
+        mode: if exact.is_some() { SearchMode::ExactCitationThenKeyword } else { SearchMode::Keyword },
+        match_mode,
+        total_matching_sections: total,
+        total_basis: if match_mode == MatchMode::AllTerms {
             "law_sections_matching_every_query_word"
         } else {
             "law_sections_matching_any_query_word"
-        }),
-    );
-    out.insert("limit".into(), json!(limit));
-    out.insert("has_more".into(), json!(has_more || total > rows.len()));
-    out.insert("query_expansion".into(), plan.expansion.to_json());
-    out.insert("query_analysis".into(), plan.to_json());
-    if rows.is_empty() {
-        out.insert("suggestions".into(), suggestions(&plan, law_filter.is_some()));
-    }
-    out.insert("results".into(), Value::Array(rows));
-    out.insert("scope".into(), json!("federal statutes only (gesetze-im-internet.de); never decisions"));
-    Ok(out)
+        },
+        limit,
+        has_more: has_more || total > rows.len(),
+        query_expansion: plan.expansion.report(),
+        query_analysis: plan.report(),
+        suggestions: rows.is_empty().then(|| suggestions(&plan, law_filter.is_some())),
+        results: rows,
+        scope: "federal statutes only (gesetze-im-internet.de); never decisions",
+    })
 }
 
 pub(crate) fn result_row(
     law: &Law,
     s: &Section,
     score: Option<f32>,
-    matched: Value,
+    matched: LawMatch,
     text: String,
     highlights: Vec<[usize; 2]>,
-) -> Value {
-    json!({
-        "law": law.summary(),
-        "section": s.toc_key,
-        "label": s.label,
-        "heading": s.heading,
-        "breadcrumb": s.breadcrumb,
-        "kind": s.kind,
-        "matched_by": matched,
-        "score": score,
-        "snippet": {"text": text, "highlights": highlights},
-        "html_url": section_url(&law.slug, s.label.as_deref()),
-    })
+) -> LawSearchRow {
+    LawSearchRow {
+        law: law.summary(),
+        section: s.toc_key.clone(),
+        label: s.label.clone(),
+        heading: s.heading.clone(),
+        breadcrumb: s.breadcrumb.clone(),
+        kind: s.kind.clone(),
+        matched_by: matched,
+        score,
+        snippet: HighlightedSnippet { text, highlights },
+        html_url: section_url(&law.slug, s.label.as_deref()),
+    }
 }
 
 /// The word query of a plan: each concept (`occur`: every concept or any) matched by any of its
@@ -233,7 +225,8 @@ fn matched_by(
     plan: &QueryPlan,
     f: &index::laws_index::LawFields,
     every_word: bool,
-) -> Value {
+    cited_by_decisions: Option<CitedByDecisions>,
+) -> LawMatch {
     let in_doc = |t: &str| {
         [f.text, f.heading, f.label, f.breadcrumb, f.law_title].iter().any(|fl| holds(searcher, addr, *fl, t))
     };
@@ -242,29 +235,41 @@ fn matched_by(
         let Some(a) = c.alternatives.iter().find(|a| a.terms.iter().all(|t| in_doc(t))) else { continue };
         let in_heading = a.terms.iter().all(|t| holds(searcher, addr, f.heading, t));
         let via = match &a.via {
-            Via::Word => json!("word"),
-            Via::CompoundParts => json!("compound_parts"),
-            Via::Expansion { .. } => json!("legal_register"),
-            Via::TypoCorrection { .. } => json!("typo_correction"),
+            Via::Word => MatchedVia::Word,
+            Via::CompoundParts => MatchedVia::CompoundParts,
+            Via::Expansion { .. } => MatchedVia::LegalRegister,
+            Via::TypoCorrection { .. } => MatchedVia::TypoCorrection,
         };
-        words.push(json!({"word": c.word, "via": via, "terms": a.terms, "in_heading": in_heading}));
+        words.push(MatchedWord { word: c.word.clone(), via, terms: a.terms.clone(), in_heading });
     }
-    let added: Vec<&String> = plan.optional_terms.iter().filter(|t| in_doc(t)).collect();
-    json!({"kind": "words", "every_word": every_word, "words": words, "added_terms": added})
+    let added_terms = plan.optional_terms.iter().filter(|t| in_doc(t)).cloned().collect();
+    LawMatch::Words { every_word, words, added_terms, cited_by_decisions }
 }
 
 /// What to try when nothing matched: corrected spellings of unknown words, the dictionary, and
 /// fewer words (each named; nothing is retried silently).
-fn suggestions(plan: &QueryPlan, filtered: bool) -> Value {
+fn suggestions(plan: &QueryPlan, filtered: bool) -> Vec<SearchSuggestion> {
     let mut out = Vec::new();
     if !plan.unknown_words.is_empty() {
-        out.push(json!({"kind": "unknown_words", "words": plan.unknown_words, "hint": "These words occur in no federal statute; check the spelling or use the statute's term."}));
+        out.push(SearchSuggestion {
+            kind: SuggestionKind::UnknownWords,
+            words: Some(plan.unknown_words.clone()),
+            hint: "These words occur in no federal statute; check the spelling or use the statute's term.",
+        });
     }
     if plan.expansion.status != model::ExpansionStatus::Applied {
-        out.push(json!({"kind": "legal_register", "hint": "No dictionary entry matched; statutes often use other words (Mietsicherheit for Kaution, Nachstellung for Stalking)."}));
+        out.push(SearchSuggestion {
+            kind: SuggestionKind::LegalRegister,
+            words: None,
+            hint: "No dictionary entry matched; statutes often use other words (Mietsicherheit for Kaution, Nachstellung for Stalking).",
+        });
     }
     if filtered {
-        out.push(json!({"kind": "drop_book_filter", "hint": "Search again without book."}));
+        out.push(SearchSuggestion {
+            kind: SuggestionKind::DropBookFilter,
+            words: None,
+            hint: "Search again without book.",
+        });
     }
-    Value::Array(out)
+    out
 }

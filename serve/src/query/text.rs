@@ -1,7 +1,7 @@
 //! Text helpers: code-point slices and snippets (offset/length, has_more, next_offset) and the words of a query.
 
 use crate::contract::answer::{ErrorCode, ToolError};
-use serde_json::{Value, json};
+use crate::contract::answers::TextWindow;
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::{IndexRecordOption, Term};
 use tantivy::tokenizer::TokenStream;
@@ -18,7 +18,7 @@ pub fn slice_chars(text: &str, offset: usize, length: usize) -> String {
 }
 
 /// The seed-000 snippet object, or a refusal when `offset` lies beyond the text.
-pub fn snippet(text: &str, total_length: usize, offset: i64, length: i64) -> Result<Value, ToolError> {
+pub fn snippet(text: &str, total_length: usize, offset: i64, length: i64) -> Result<TextWindow, ToolError> {
     let offset = offset as usize;
     if offset > total_length {
         return Err(ToolError::new(
@@ -32,14 +32,7 @@ pub fn snippet(text: &str, total_length: usize, offset: i64, length: i64) -> Res
     let got = part.chars().count();
     let end = offset + got;
     let has_more = end < total_length;
-    Ok(json!({
-        "text": part,
-        "offset": offset,
-        "length": got,
-        "total_length": total_length,
-        "has_more": has_more,
-        "next_offset": if has_more { json!(end) } else { Value::Null },
-    }))
+    Ok(TextWindow { text: part, offset, length: got, total_length, has_more, next_offset: has_more.then_some(end) })
 }
 
 /// Calls `f` with each index term of `text`, by the same German analyzer the index used (one
@@ -115,11 +108,11 @@ mod tests {
         assert_eq!(slice_chars(t, 3, 0), "😀x");
         assert_eq!(slice_chars(t, 9, 1), "");
         let s = snippet(t, 5, 3, 10).unwrap();
-        assert_eq!(s["text"], "😀x");
-        assert_eq!(s["has_more"], false);
-        assert_eq!(s["next_offset"], Value::Null);
+        assert_eq!(s.text, "😀x");
+        assert!(!s.has_more);
+        assert_eq!(s.next_offset, None);
         let s = snippet(t, 5, 0, 2).unwrap();
-        assert_eq!(s["next_offset"], 2);
+        assert_eq!(s.next_offset, Some(2));
         assert!(snippet(t, 5, 6, 1).is_err());
     }
 }

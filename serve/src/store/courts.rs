@@ -1,8 +1,8 @@
-//! The court rows of the store: as reference-table courts (for matching a name) and as JSON rows.
+//! The court rows of the store: as reference-table courts (for matching a name) and as answer rows.
 
 use crate::contract::answer::ToolError;
+use crate::contract::answers::{CourtRow, CourtSummary};
 use index::Generation;
-use serde_json::{Value, json};
 
 /// Every court row of the store as a [`extract::courts::Court`], with its id and the number
 /// of decisions held.
@@ -35,21 +35,24 @@ pub(crate) fn stored_courts(g: &Generation) -> Result<Vec<(i64, extract::courts:
     })?)
 }
 
-pub(crate) fn court_json(r: &rusqlite::Row<'_>) -> rusqlite::Result<Value> {
-    Ok(json!({
-        "name": r.get::<_, String>(0)?,
-        "type": r.get::<_, Option<String>>(1)?,
-        "branch": r.get::<_, String>(2)?,
-        "level": r.get::<_, Option<i64>>(3)?,
-        "land": r.get::<_, Option<String>>(4)?,
-        "city": r.get::<_, Option<String>>(5)?,
-        "ecli_code": r.get::<_, Option<String>>(6)?,
-        "citation_name": r.get::<_, Option<String>>(7)?,
-        "in_reference_table": r.get::<_, bool>(8)?,
-        "decisions_held": r.get::<_, i64>(9)?,
-        "earliest_decision": r.get::<_, Option<String>>(10)?,
-        "latest_decision": r.get::<_, Option<String>>(11)?,
-    }))
+/// A court row with its holdings, from the columns [`COURT_COLS`].
+pub(crate) fn court_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CourtRow> {
+    Ok(CourtRow {
+        court: CourtSummary {
+            name: r.get(0)?,
+            court_type: r.get(1)?,
+            branch: r.get(2)?,
+            level: r.get(3)?,
+            land: r.get(4)?,
+            ecli_code: r.get(6)?,
+        },
+        city: r.get(5)?,
+        citation_name: r.get(7)?,
+        in_reference_table: r.get(8)?,
+        decisions_held: r.get(9)?,
+        earliest_decision: r.get(10)?,
+        latest_decision: r.get(11)?,
+    })
 }
 
 pub(crate) const COURT_COLS: &str = "name, court_type, branch, level, land, city, ecli_code, citation_name, in_reference_table, decision_count, earliest, latest";

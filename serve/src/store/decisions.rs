@@ -1,15 +1,15 @@
 //! The decision rows of the store (metadata without the text), read by id, by file number, by ECLI, or a page of ids in an order.
 
 use crate::contract::answer::ToolError;
+use crate::contract::answers::{CourtSummary, DecisionSummary};
 use index::Generation;
-use serde_json::{Value, json};
 
 /// A decision row of the store (without its text).
 #[derive(Debug, Clone)]
 pub struct Decision {
     pub id: i64,
     pub ext_id: String,
-    pub court: Option<Value>,
+    pub court: Option<CourtSummary>,
     pub court_name_raw: Option<String>,
     pub chamber: Option<String>,
     pub date: Option<String>,
@@ -32,14 +32,14 @@ pub(crate) const DEC_FROM: &str = "decisions d LEFT JOIN courts c ON c.id = d.co
 pub(crate) fn decision_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Decision> {
     let court_name: Option<String> = r.get(12)?;
     let court = match court_name {
-        Some(name) => Some(json!({
-            "name": name,
-            "type": r.get::<_, Option<String>>(13)?,
-            "branch": r.get::<_, String>(14)?,
-            "level": r.get::<_, Option<i64>>(15)?,
-            "land": r.get::<_, Option<String>>(16)?,
-            "ecli_code": r.get::<_, Option<String>>(17)?,
-        })),
+        Some(name) => Some(CourtSummary {
+            name,
+            court_type: r.get(13)?,
+            branch: r.get(14)?,
+            level: r.get(15)?,
+            land: r.get(16)?,
+            ecli_code: r.get(17)?,
+        }),
         None => None,
     };
     Ok(Decision {
@@ -61,22 +61,22 @@ pub(crate) fn decision_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Decis
 }
 
 impl Decision {
-    pub fn summary(&self) -> Value {
-        json!({
-            "id": self.ext_id,
-            "aktenzeichen": self.file_numbers.first(),
-            "file_numbers": self.file_numbers,
-            "court": self.court,
-            "court_name_as_given": self.court_name_raw,
-            "chamber": self.chamber,
-            "date": self.date,
-            "date_confidence": self.date_confidence,
-            "ecli": self.ecli,
-            "document_type": self.document_type,
-            "title": self.title,
-            "fundstelle": Value::Null,
-            "citing_cases_count": self.citing_count,
-        })
+    pub fn summary(&self) -> DecisionSummary {
+        DecisionSummary {
+            id: self.ext_id.clone(),
+            aktenzeichen: self.file_numbers.first().cloned(),
+            file_numbers: self.file_numbers.clone(),
+            court: self.court.clone(),
+            court_name_as_given: self.court_name_raw.clone(),
+            chamber: self.chamber.clone(),
+            date: self.date.clone(),
+            date_confidence: self.date_confidence.clone(),
+            ecli: self.ecli.clone(),
+            document_type: self.document_type.clone(),
+            title: self.title.clone(),
+            fundstelle: None,
+            citing_cases_count: self.citing_count,
+        }
     }
 }
 

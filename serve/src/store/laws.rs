@@ -1,10 +1,10 @@
 //! The statute rows of the store: laws (with their norm account) and sections, read by id.
 
 use crate::contract::answer::ToolError;
+use crate::contract::answers::{AbsatzSpan, LawSummary, NormAccountReport};
 use index::Generation;
 use model::NormDropReason;
 use rusqlite::params;
-use serde_json::{Map, Value, json};
 
 pub(crate) const GII: &str = "https://www.gesetze-im-internet.de";
 
@@ -53,21 +53,19 @@ impl NormAccount {
         }
     }
 
-    pub fn to_json(&self) -> Value {
-        let dropped: Map<String, Value> = NormDropReason::ALL
-            .iter()
-            .map(|r| (r.as_str().to_string(), json!(self.dropped.get(r).copied().unwrap_or(0))))
-            .collect();
-        json!({
-            "norms": self.norms,
-            "section_rows": self.section_rows,
-            "law_header": self.law_header,
-            "headings": self.headings,
-            "dropped": dropped,
-            "dropped_total": self.dropped.values().sum::<i64>(),
-            "text_bearing_norms": self.text_bearing,
-            "note": "Every <norm> of the law's XML is one of: a section row, the law header (when its own text is no row), a pure heading (no text), or dropped with its reason. norms = section_rows + law_header + headings + dropped_total.",
-        })
+    /// The account as answers carry it: every drop reason, zero included.
+    pub fn report(&self) -> NormAccountReport {
+        NormAccountReport {
+            norms: self.norms,
+            section_rows: self.section_rows,
+            law_header: self.law_header,
+            headings: self.headings,
+            dropped: NormDropReason::ALL.iter().map(|r| (*r, self.dropped.get(r).copied().unwrap_or(0))).collect(),
+            dropped_total: self.dropped.values().sum::<i64>(),
+            text_bearing_norms: self.text_bearing,
+            laws_with_text_but_no_rows: None,
+            note: "Every <norm> of the law's XML is one of: a section row, the law header (when its own text is no row), a pure heading (no text), or dropped with its reason. norms = section_rows + law_header + headings + dropped_total.",
+        }
     }
 }
 
@@ -113,14 +111,14 @@ pub(crate) fn law_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Law> {
 }
 
 impl Law {
-    pub fn summary(&self) -> Value {
-        json!({
-            "code": self.code,
-            "slug": self.slug,
-            "title": self.title,
-            "jurabk": self.jurabk,
-            "amtabk": self.amtabk,
-        })
+    pub fn summary(&self) -> LawSummary {
+        LawSummary {
+            code: self.code.clone(),
+            slug: self.slug.clone(),
+            title: self.title.clone(),
+            jurabk: self.jurabk.clone(),
+            amtabk: self.amtabk.clone(),
+        }
     }
 
     pub fn source_url(&self) -> String {
@@ -172,7 +170,7 @@ pub struct Section {
     pub breadcrumb: Vec<String>,
     pub text: String,
     pub footnotes: Option<String>,
-    pub absaetze: Value,
+    pub absaetze: Vec<AbsatzSpan>,
     pub text_length: i64,
 }
 
@@ -192,7 +190,7 @@ pub(crate) fn section_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Sectio
         breadcrumb: serde_json::from_str(&r.get::<_, String>(9)?).unwrap_or_default(),
         text: r.get(10)?,
         footnotes: r.get(11)?,
-        absaetze: serde_json::from_str(&r.get::<_, String>(12)?).unwrap_or(Value::Array(vec![])),
+        absaetze: serde_json::from_str(&r.get::<_, String>(12)?).unwrap_or_default(),
         text_length: r.get(13)?,
     })
 }

@@ -4,3 +4,17 @@
 pub mod courts;
 pub mod decisions;
 pub mod laws;
+
+/// A column holding a closed set's spelling (null = not recorded). A spelling the set does not
+/// know is a defect of the build, refused with the column named rather than passed on.
+pub(crate) fn closed_column<T: model::ClosedSet>(r: &rusqlite::Row<'_>, index: usize) -> rusqlite::Result<Option<T>> {
+    let Some(s) = r.get::<_, Option<String>>(index)? else { return Ok(None) };
+    match T::all().iter().find(|v| v.as_str() == s) {
+        Some(v) => Ok(Some(*v)),
+        None => Err(rusqlite::Error::FromSqlConversionFailure(
+            index,
+            rusqlite::types::Type::Text,
+            format!("{s:?} is not a {} spelling", T::SET_NAME).into(),
+        )),
+    }
+}

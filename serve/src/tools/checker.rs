@@ -12,19 +12,22 @@
 //! Offsets are Unicode code points into the exact input (CRLF, emoji and combining characters
 //! count as what they are); `raw_text` is always `input[start..end]`.
 
-use std::collections::BTreeMap;
-
 use extract::citations::{
     CaseCitation, CaseKind, Extraction, LawCitation, LawVocabulary, RefusalReason, extract as scan,
 };
 use extract::courts::{CourtTable, cited_court_fits, fold};
 use index::Generation;
 use index::store::{ecli_norm, file_number_norm};
-use model::{LawCitationStatus, Verdict};
+use model::Verdict;
 use rusqlite::params;
-use serde_json::{Map, Value, json};
 
 use crate::contract::answer::{ErrorCode, ToolError};
+use crate::contract::answers::{
+    BoundaryReason, CheckCitationsAnswer, CheckProgress, CheckScope, Contradiction, Counts, CoverageNote,
+    CoverageStatus, DecisionSummary, Evidence, ExtractionLoss, ExtractionReport, Finding, FindingKind, KeyBasis,
+    LookalikeReason, PrintedCase, ReferenceType, RefusedLookalike, ScopeCheck, SubdivisionCheck, SupersededCode,
+    UniqueCitation, ValidateCitationAnswer, VerdictMeanings,
+};
 use crate::contract::args::{CheckCitationsArgs, ValidateCitationArgs};
 use crate::query::dating::TextDating;
 use crate::query::identifiers::{BookLookup, lookup_book};
@@ -61,31 +64,64 @@ fn is_eu_or_international(book: &str) -> bool {
         || book.contains("/EWG")
 }
 
-/// One finding of the checker.
-pub struct Finding {
-    pub start: usize,
-    pub end: usize,
-    pub raw: String,
-    pub kind: &'static str,
-    pub verdict: Verdict,
-    pub reason: Option<String>,
-    /// Key of the distinct citation (the matched decision or law row, else the canonical form).
-    pub key: String,
-    pub body: Map<String, Value>,
+/// A finding with nothing decided yet: `unverifiable`, no evidence, the scope to be set.
+fn blank_finding(start: usize, end: usize, raw: &str, kind: FindingKind, canonical: &str) -> Finding {
+    Finding {
+        start,
+        end,
+        raw_text: raw.to_string(),
+        kind,
+        verdict: Verdict::Unverifiable,
+        reason: None,
+        citation_key: canonical.to_string(),
+        canonical: canonical.to_string(),
+        check_scope: case_scope(ScopeCheck::NotApplicable),
+        evidence: None,
+        law: None,
+        law_id: None,
+        printed: None,
+        matched: None,
+        coverage: None,
+        coverage_boundary: None,
+        subdivision_check: None,
+        subdivision_advisory: None,
+        advisory: None,
+        coverage_advisory: None,
+        section_absence_advisory: None,
+        ambiguity_advisory: None,
+        attestation_advisory: None,
+    }
 }
 
-impl Finding {
-    fn json(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("start".into(), json!(self.start));
-        m.insert("end".into(), json!(self.end));
-        m.insert("raw_text".into(), json!(self.raw));
-        m.insert("kind".into(), json!(self.kind));
-        m.insert("verdict".into(), json!(self.verdict));
-        m.insert("reason".into(), json!(self.reason));
-        m.insert("citation_key".into(), json!(self.key));
-        m.extend(self.body.clone());
-        Value::Object(m)
+/// Sets the evidence and, from it, the finding's reason: the two never disagree.
+fn set_evidence(f: &mut Finding, evidence: Evidence) {
+    f.reason = Some(evidence.reason());
+    f.evidence = Some(evidence);
+}
+
+/// What a statute check compared: the Absatz question, whether a text is held for the §, and
+/// whether this check read it. A statute finding never compares a court.
+fn law_scope(subdivision: ScopeCheck, available: Option<bool>, read: bool) -> CheckScope {
+    CheckScope {
+        subdivision,
+        article_text_available: available,
+        article_text_read: read,
+        court: ScopeCheck::NotApplicable,
+        decision_kind: None,
+        date: None,
+    }
+}
+
+/// `court`: was the court the citation names compared (`checked`), not (`unchecked`), or did
+/// it name none (`not_applicable`)? A case finding has no Absatz and no article text.
+fn case_scope(court: ScopeCheck) -> CheckScope {
+    CheckScope {
+        subdivision: ScopeCheck::NotApplicable,
+        article_text_available: None,
+        article_text_read: false,
+        court,
+        decision_kind: None,
+        date: None,
     }
 }
 
@@ -116,40 +152,13 @@ impl<'g> Checker<'g> {
 
     /// The verdict for one law citation (field names and subdivision rules of seed 002).
     pub fn law_finding(&self, l: &LawCitation) -> Result<Finding, ToolError> {
-        let mut body = Map::new();
-        body.insert("canonical".into(), json!(l.canonical));
         let book_raw = l.book_raw.clone().or_else(|| l.book.clone());
-        let mut f = Finding {
-            start: l.start,
-            end: l.end,
-            raw: l.raw.clone(),
-            kind: "law",
-            verdict: Verdict::Unverifiable,
-            reason: None,
-            key: l.canonical.clone(),
-            body,
-        };
-        // What was actually checked: the Absatz question, whether a text is held for the §, and
-        // whether this check read it. A statute finding never compares a court.
-        let scope = |f: &mut Finding, subdivision: &str, available: Option<bool>, read: bool| {
-            f.body.insert(
-                "check_scope".into(),
-                json!({"subdivision": subdivision, "article_text_available": available, "article_text_read": read, "court": "not_applicable"}),
-            );
-        };
-        let cited_subdivision = if l.absatz.is_some() { "unchecked" } else { "not_applicable" };
-        let evidence = |f: &mut Finding, reason: &str, extra: Value| {
-            f.reason = Some(reason.into());
-            let mut e = json!({"reason": reason});
-            if let (Some(m), Some(x)) = (e.as_object_mut(), extra.as_object()) {
-                m.extend(x.clone());
-            }
-            f.body.insert("evidence".into(), e);
-        };
+        let mut f = blank_finding(l.start, l.end, &l.raw, FindingKind::Law, &l.canonical);
+        let cited_subdivision = if l.absatz.is_some() { ScopeCheck::Unchecked } else { ScopeCheck::NotApplicable };
+        f.check_scope = law_scope(cited_subdivision, None, false);
         let Some(book) = l.book.clone() else {
-            evidence(&mut f, "law_not_named", json!({}));
-            f.body.insert("advisory".into(), json!("Die Norm nennt kein Gesetz; ohne Gesetz ist sie nicht prüfbar."));
-            scope(&mut f, cited_subdivision, None, false);
+            set_evidence(&mut f, Evidence::LawNotNamed);
+            f.advisory = Some("Die Norm nennt kein Gesetz; ohne Gesetz ist sie nicht prüfbar.".into());
             return Ok(f);
         };
         // Land law (`IFG Bln`, `VwVfG-SH`, `BayBO`: the scanner's reading, the same table as the
@@ -157,19 +166,22 @@ impl<'g> Checker<'g> {
         // contradicted by the federal law of the same abbreviation.
         if let Some(sl) = &l.state_law {
             f.verdict = Verdict::NotFound;
-            evidence(&mut f, "state_law_out_of_scope", json!({"instrument": sl.instrument, "state": sl.state}));
-            f.body.insert(
-                "coverage".into(),
-                json!({"status": "out_of_scope", "scope": "no_state_law", "instrument": sl.instrument, "state": sl.state}),
+            set_evidence(
+                &mut f,
+                Evidence::StateLawOutOfScope { instrument: sl.instrument.clone(), state: sl.state.clone() },
             );
-            f.body.insert(
-                "coverage_advisory".into(),
-                json!(format!(
-                    "Landesrecht{} wird nicht gehalten: Dieses Werkzeug prüft nur Bundesrecht. Die Norm ist damit weder bestätigt noch widerlegt.",
-                    sl.state.as_deref().map(|l| format!(" ({l})")).unwrap_or_default()
-                )),
-            );
-            scope(&mut f, cited_subdivision, None, false);
+            f.coverage = Some(CoverageNote {
+                status: CoverageStatus::OutOfScope,
+                scope: Some("no_state_law"),
+                instrument: sl.instrument.clone(),
+                state: sl.state.clone(),
+                successor: None,
+                superseded_on: None,
+            });
+            f.coverage_advisory = Some(format!(
+                "Landesrecht{} wird nicht gehalten: Dieses Werkzeug prüft nur Bundesrecht. Die Norm ist damit weder bestätigt noch widerlegt.",
+                sl.state.as_deref().map(|l| format!(" ({l})")).unwrap_or_default()
+            ));
             return Ok(f);
         }
         let old_version = l.version.as_deref().is_some_and(|v| v.to_lowercase().contains('a'))
@@ -181,30 +193,26 @@ impl<'g> Checker<'g> {
         if let Some(raw) = &book_raw
             && let Some(rows) = self.superseded(raw)?
         {
-            let first = rows.first().cloned().unwrap_or(Value::Null);
-            evidence(&mut f, "statute_superseded_instrument", json!({"superseded_by": rows}));
-            f.body.insert(
-                "coverage".into(),
-                json!({"status": "superseded", "scope": "current_consolidated_text_only", "instrument": raw,
-                       "successor": first["successor"], "superseded_on": first["effective_date"]}),
-            );
-            f.body.insert(
-                "coverage_advisory".into(),
-                json!(format!(
-                    "{raw} gilt so nicht mehr (Nachfolger: {}); gehalten wird nur die geltende Fassung, die Nummerierung geht nicht über. Die Norm ist weder bestätigt noch widerlegt.",
-                    first["successor"].as_str().unwrap_or("unbekannt")
-                )),
-            );
-            scope(&mut f, cited_subdivision, None, false);
+            let (successor, superseded_on) =
+                rows.first().map(|r| (Some(r.successor.clone()), r.effective_date.clone())).unwrap_or_default();
+            f.coverage_advisory = Some(format!(
+                "{raw} gilt so nicht mehr (Nachfolger: {}); gehalten wird nur die geltende Fassung, die Nummerierung geht nicht über. Die Norm ist weder bestätigt noch widerlegt.",
+                successor.as_deref().unwrap_or("unbekannt")
+            ));
+            f.coverage = Some(CoverageNote {
+                status: CoverageStatus::Superseded,
+                scope: Some("current_consolidated_text_only"),
+                instrument: raw.clone(),
+                state: None,
+                successor,
+                superseded_on,
+            });
+            set_evidence(&mut f, Evidence::StatuteSupersededInstrument { superseded_by: rows });
             return Ok(f);
         }
         if old_version {
-            evidence(&mut f, "old_version_cited", json!({}));
-            f.body.insert(
-                "advisory".into(),
-                json!("Zitiert wird eine alte Fassung (a.F.); gehalten wird nur die geltende Fassung, die alte Fassung ist nicht prüfbar."),
-            );
-            scope(&mut f, cited_subdivision, None, false);
+            set_evidence(&mut f, Evidence::OldVersionCited);
+            f.advisory = Some("Zitiert wird eine alte Fassung (a.F.); gehalten wird nur die geltende Fassung, die alte Fassung ist nicht prüfbar.".into());
             return Ok(f);
         }
         let law: Law = match lookup_book(self.g, &book)? {
@@ -212,41 +220,44 @@ impl<'g> Checker<'g> {
             BookLookup::NotHeld => {
                 f.verdict = Verdict::NotFound;
                 if is_eu_or_international(&book) {
-                    evidence(&mut f, "eu_or_international_law_out_of_scope", json!({"instrument": book}));
-                    f.body.insert(
-                        "coverage".into(),
-                        json!({"status": "out_of_scope", "scope": "no_eu_or_international_law", "instrument": book}),
+                    f.coverage = Some(CoverageNote {
+                        status: CoverageStatus::OutOfScope,
+                        scope: Some("no_eu_or_international_law"),
+                        instrument: book.clone(),
+                        state: None,
+                        successor: None,
+                        superseded_on: None,
+                    });
+                    f.coverage_advisory = Some(
+                        "Unions- und Völkerrecht wird nicht gehalten; die Norm ist weder bestätigt noch widerlegt."
+                            .into(),
                     );
-                    f.body.insert(
-                        "coverage_advisory".into(),
-                        json!(
-                            "Unions- und Völkerrecht wird nicht gehalten; die Norm ist weder bestätigt noch widerlegt."
-                        ),
-                    );
+                    set_evidence(&mut f, Evidence::EuOrInternationalLawOutOfScope { instrument: book });
                 } else {
-                    evidence(&mut f, LawCitationStatus::StatuteUnknown.as_str(), json!({"book": book}));
-                    f.body.insert("coverage".into(), json!({"status": "unknown", "instrument": book}));
+                    f.coverage = Some(CoverageNote {
+                        status: CoverageStatus::Unknown,
+                        scope: None,
+                        instrument: book.clone(),
+                        state: None,
+                        successor: None,
+                        superseded_on: None,
+                    });
+                    set_evidence(&mut f, Evidence::StatuteUnknown { book });
                 }
-                scope(&mut f, cited_subdivision, None, false);
                 return Ok(f);
             }
             BookLookup::Ambiguous(ids) => {
-                evidence(
-                    &mut f,
-                    LawCitationStatus::BookAmbiguous.as_str(),
-                    json!({"book": book, "candidate_law_ids": ids}),
-                );
-                scope(&mut f, cited_subdivision, None, false);
+                set_evidence(&mut f, Evidence::BookAmbiguous { book, candidate_law_ids: ids.into_iter().collect() });
                 return Ok(f);
             }
         };
-        f.body.insert("law".into(), law.summary());
-        f.body.insert("law_id".into(), json!(law.id));
+        f.law = Some(law.summary());
+        f.law_id = Some(law.id);
         // The same rule as index's binding: `§ 3 EGBGB` names nothing in a law of Artikel.
         let absaetze: Vec<String> =
             self.g.store.with(|c| Ok(index::store::cited_section_absaetze(c, law.id, &l.section, l.unit)?))?;
         let unit = if matches!(l.unit, extract::citations::LawUnit::Article) { "Art." } else { "§" };
-        f.key = format!(
+        f.citation_key = format!(
             "{unit} {}{} {}",
             l.section,
             l.absatz.as_deref().map(|a| format!(" Abs. {a}")).unwrap_or_default(),
@@ -259,38 +270,41 @@ impl<'g> Checker<'g> {
             && stated < *enacted
         {
             f.verdict = Verdict::Discrepancy;
-            evidence(
+            f.advisory = Some(format!(
+                "Der Text datiert die Norm auf den {stated}; {} wurde erst am {enacted} ausgefertigt. Gemeint ist eine Vorgängerregelung oder ein anderes Gesetz dieses Namens; der geltende Text bestätigt das Zitat nicht.",
+                law.code
+            ));
+            set_evidence(
                 &mut f,
-                LawCitationStatus::PredatesLaw.as_str(),
-                json!({"law": law.code, "law_enacted": enacted, "stated_date": stated, "date_basis": basis,
-                       "section_in_current_text": !absaetze.is_empty()}),
+                Evidence::PredatesLaw {
+                    law: law.code.clone(),
+                    law_enacted: enacted.clone(),
+                    stated_date: stated,
+                    date_basis: basis,
+                    section_in_current_text: !absaetze.is_empty(),
+                },
             );
-            f.body.insert(
-                "advisory".into(),
-                json!(format!(
-                    "Der Text datiert die Norm auf den {stated}; {} wurde erst am {enacted} ausgefertigt. Gemeint ist eine Vorgängerregelung oder ein anderes Gesetz dieses Namens; der geltende Text bestätigt das Zitat nicht.",
-                    law.code
-                )),
-            );
-            scope(&mut f, cited_subdivision, Some(!absaetze.is_empty()), false);
+            f.check_scope = law_scope(cited_subdivision, Some(!absaetze.is_empty()), false);
             return Ok(f);
         }
         if absaetze.is_empty() {
             let cited_by = decisions_citing_norm(self.g, &format!("{unit} {} {}", l.section, book))?;
-            evidence(
+            set_evidence(
                 &mut f,
-                LawCitationStatus::SectionAbsentInCurrentText.as_str(),
-                json!({"law": law.code, "section": l.section, "decisions_citing_it": cited_by}),
+                Evidence::SectionAbsentInCurrentText {
+                    law: law.code.clone(),
+                    section: l.section.clone(),
+                    decisions_citing_it: cited_by,
+                },
             );
             // Decisions still cite it: the § existed; the citation contradicts the current text.
             f.verdict = if cited_by > 0 { Verdict::Discrepancy } else { Verdict::NotFound };
             if cited_by > 0 {
-                f.body.insert(
-                    "section_absence_advisory".into(),
-                    json!("Der § fehlt in der geltenden Fassung, wird aber in Entscheidungen zitiert: Er kann aufgehoben, umnummeriert oder verschoben worden sein."),
+                f.section_absence_advisory = Some(
+                    "Der § fehlt in der geltenden Fassung, wird aber in Entscheidungen zitiert: Er kann aufgehoben, umnummeriert oder verschoben worden sein.",
                 );
             }
-            scope(&mut f, cited_subdivision, Some(false), true);
+            f.check_scope = law_scope(cited_subdivision, Some(false), true);
             return Ok(f);
         }
         // Satz, Nr., lit., Alt. and Halbsatz are never checked; say so rather than imply it.
@@ -302,9 +316,9 @@ impl<'g> Checker<'g> {
         let unchecked_note = (!below.is_empty()).then(|| format!("{} nicht geprüft", below.join(", ")));
         let Some(absatz) = l.absatz.as_deref() else {
             f.verdict = Verdict::VerifiedCorpus;
-            scope(&mut f, "not_applicable", Some(true), true);
-            f.body.insert("subdivision_check".into(), json!("not_checked"));
-            f.body.insert("subdivision_advisory".into(), json!(unchecked_note));
+            f.check_scope = law_scope(ScopeCheck::NotApplicable, Some(true), true);
+            f.subdivision_check = Some(SubdivisionCheck::NotChecked);
+            f.subdivision_advisory = Some(unchecked_note);
             return Ok(f);
         };
         let numbers: Vec<String> = absaetze
@@ -315,46 +329,44 @@ impl<'g> Checker<'g> {
         let absatz_n: Option<u32> = absatz.trim().parse().ok();
         if numbers.iter().any(|n| n == absatz) {
             f.verdict = Verdict::VerifiedCorpus;
-            scope(&mut f, "checked", Some(true), true);
-            f.body.insert(
-                "subdivision_check".into(),
-                json!(if below.is_empty() { "absatz_verified" } else { "not_checked" }),
-            );
-            f.body.insert(
-                "subdivision_advisory".into(),
-                json!(unchecked_note.map(|n| format!("Abs. {absatz} bestätigt; {n}"))),
-            );
+            f.check_scope = law_scope(ScopeCheck::Checked, Some(true), true);
+            f.subdivision_check =
+                Some(if below.is_empty() { SubdivisionCheck::AbsatzVerified } else { SubdivisionCheck::NotChecked });
+            f.subdivision_advisory = Some(unchecked_note.map(|n| format!("Abs. {absatz} bestätigt; {n}")));
         } else if numbers.is_empty() && absatz_n.is_none_or(|n| n <= 1) {
             // A § without numbered Absätze cited as `Abs. 1`: undecidable, never verified.
             f.verdict = Verdict::Unverifiable;
-            evidence(&mut f, "absatz_unverified", json!({"note": "the section has no numbered Absätze"}));
-            scope(&mut f, "unchecked", Some(true), true);
-            f.body.insert("subdivision_check".into(), json!("absatz_unverified"));
+            set_evidence(&mut f, Evidence::AbsatzUnverified { note: "the section has no numbered Absätze" });
+            f.check_scope = law_scope(ScopeCheck::Unchecked, Some(true), true);
+            f.subdivision_check = Some(SubdivisionCheck::AbsatzUnverified);
         } else {
             f.verdict = Verdict::Discrepancy;
             let cited_by = decisions_citing_norm(self.g, &l.canonical)?;
-            evidence(
+            set_evidence(
                 &mut f,
-                LawCitationStatus::AbsatzAbsentInCurrentText.as_str(),
-                json!({"absaetze_present": numbers, "absatz_cited_by_decisions": cited_by}),
+                Evidence::AbsatzAbsentInCurrentText { absaetze_present: numbers, absatz_cited_by_decisions: cited_by },
             );
-            scope(&mut f, "checked", Some(true), true);
-            f.body.insert("subdivision_check".into(), json!("absatz_absent"));
+            f.check_scope = law_scope(ScopeCheck::Checked, Some(true), true);
+            f.subdivision_check = Some(SubdivisionCheck::AbsatzAbsent);
         }
         Ok(f)
     }
 
     /// The successors when `book` is a superseded code (AGBG, BBauG), else None.
-    fn superseded(&self, book: &str) -> Result<Option<Vec<Value>>, ToolError> {
+    fn superseded(&self, book: &str) -> Result<Option<Vec<SupersededCode>>, ToolError> {
         let norm = resolve::book_codes::normalise_book_code(book);
-        let rows: Vec<Value> = self.g.store.with(|c| {
+        let rows: Vec<SupersededCode> = self.g.store.with(|c| {
             let mut st = c.prepare_cached(
                 "SELECT s.code, s.successor, s.effective_date, s.note FROM superseded_codes s WHERE s.code_norm = ?1",
             )?;
             let rows = st
                 .query_map(params![norm], |r| {
-                    Ok(json!({"code": r.get::<_, String>(0)?, "successor": r.get::<_, String>(1)?,
-                              "effective_date": r.get::<_, Option<String>>(2)?, "note": r.get::<_, String>(3)?}))
+                    Ok(SupersededCode {
+                        code: r.get(0)?,
+                        successor: r.get(1)?,
+                        effective_date: r.get(2)?,
+                        note: r.get(3)?,
+                    })
                 })?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             Ok(rows)
@@ -364,21 +376,14 @@ impl<'g> Checker<'g> {
 
     /// The verdict for one case citation.
     pub fn case_finding(&self, c: &CaseCitation) -> Result<Finding, ToolError> {
-        let mut f = Finding {
-            start: c.start,
-            end: c.end,
-            raw: c.raw.clone(),
-            kind: "case",
-            verdict: Verdict::Unverifiable,
-            reason: None,
-            key: c.canonical.clone(),
-            body: Map::new(),
-        };
-        f.body.insert("canonical".into(), json!(c.canonical));
-        f.body.insert(
-            "printed".into(),
-            json!({"court": c.court, "decision_kind": c.decision_kind, "date": c.date, "file_number": c.file_number, "ecli": c.ecli}),
-        );
+        let mut f = blank_finding(c.start, c.end, &c.raw, FindingKind::Case, &c.canonical);
+        f.printed = Some(PrintedCase {
+            court: c.court.clone(),
+            decision_kind: c.decision_kind.clone(),
+            date: c.date.clone(),
+            file_number: c.file_number.clone(),
+            ecli: c.ecli.clone(),
+        });
         let candidates: Vec<Decision> = match c.kind {
             CaseKind::FileNumber | CaseKind::EuCase | CaseKind::EcthrApplication => match &c.file_number {
                 Some(n) => crate::store::decisions::decisions_by_file_number(self.g, &file_number_norm(n))?,
@@ -389,131 +394,96 @@ impl<'g> Checker<'g> {
                 None => Vec::new(),
             },
             CaseKind::Reporter => {
-                f.reason = Some("reporter_citation_not_resolvable".into());
-                f.body.insert(
-                    "evidence".into(),
-                    json!({"reason": "reporter_citation_not_resolvable", "reporter": c.reporter}),
-                );
-                f.body.insert(
-                    "advisory".into(),
-                    json!("Fundstellen (Entscheidungssammlungen, Zeitschriften) werden nicht aufgelöst; das Zitat ist weder bestätigt noch widerlegt."),
-                );
-                self.case_scope(&mut f, "unchecked");
+                set_evidence(&mut f, Evidence::ReporterCitationNotResolvable { reporter: c.reporter.clone() });
+                f.advisory = Some("Fundstellen (Entscheidungssammlungen, Zeitschriften) werden nicht aufgelöst; das Zitat ist weder bestätigt noch widerlegt.".into());
+                f.check_scope = case_scope(ScopeCheck::Unchecked);
                 return Ok(f);
             }
         };
         let court_fits = |d: &Decision, printed: &str| {
-            let name = d.court.as_ref().and_then(|x| x["name"].as_str())?;
+            let name = d.court.as_ref().map(|x| x.name.as_str())?;
             cited_court_fits(printed, &CourtTable::shipped().canonical(name)?)
         };
+        let named = |printed: bool| if printed { ScopeCheck::Unchecked } else { ScopeCheck::NotApplicable };
         if candidates.is_empty() {
-            self.case_scope(&mut f, if c.court.is_some() { "unchecked" } else { "not_applicable" });
+            f.check_scope = case_scope(named(c.court.is_some()));
             self.unheld_case(&mut f, c)?;
             return Ok(f);
         }
         // Was the court the citation names compared? Only when it names one we can read.
         let court_scope = match c.court.as_deref() {
-            Some(printed) if candidates.iter().any(|d| court_fits(d, printed).is_some()) => "checked",
-            Some(_) => "unchecked",
-            None => "not_applicable",
+            Some(printed) if candidates.iter().any(|d| court_fits(d, printed).is_some()) => ScopeCheck::Checked,
+            Some(_) => ScopeCheck::Unchecked,
+            None => ScopeCheck::NotApplicable,
         };
         // Narrow by the printed court, then by the printed date (as `resolve` does); what is
         // left must not contradict the printed decision kind.
-        let court_of = |d: &&Decision| {
-            d.court.as_ref().and_then(|x| x["name"].as_str()).and_then(|n| CourtTable::shipped().canonical(n))
-        };
+        let court_of = |d: &&Decision| d.court.as_ref().and_then(|x| CourtTable::shipped().canonical(&x.name));
         let left: Vec<&Decision> = match narrow_by_court(candidates.iter().collect(), c.court.as_deref(), court_of) {
             Narrowed::Left(left) => left,
             Narrowed::Contradicted(all) => {
-                let printed = json!({"printed_court": c.court});
-                return Ok(self.discrepancy(f, "wrong_court", &all, printed, "checked"));
+                let printed = Contradiction { printed_court: c.court.clone(), ..Default::default() };
+                let held = summaries(&all);
+                return Ok(discrepancy(f, Evidence::WrongCourt { printed, held }, ScopeCheck::Checked));
             }
         };
         let left: Vec<&Decision> = match narrow_by_date(left, c.date.as_deref(), |d| d.date.clone()) {
             Narrowed::Left(left) => left,
             Narrowed::Contradicted(all) => {
-                let printed = json!({"printed_date": c.date});
-                return Ok(self.discrepancy(f, "wrong_date", &all, printed, court_scope));
+                let printed = Contradiction { printed_date: c.date.clone(), ..Default::default() };
+                let held = summaries(&all);
+                return Ok(discrepancy(f, Evidence::WrongDate { printed, held }, court_scope));
             }
         };
         if left.len() > 1 {
             f.verdict = Verdict::Ambiguous;
-            f.reason = Some("several_decisions_match".into());
             let dates: Vec<String> = left.iter().filter_map(|d| d.date.clone()).collect();
-            f.body.insert(
-                "evidence".into(),
-                json!({"reason": "several_decisions_match", "candidates": left.iter().map(|d| d.summary()).collect::<Vec<_>>()}),
-            );
-            f.body.insert(
-                "ambiguity_advisory".into(),
-                json!(format!(
-                    "Unter diesem Aktenzeichen sind {} Entscheidungen im Bestand (Daten: {}); Gericht und Datum im Satz entscheiden, welche gemeint ist.",
-                    left.len(),
-                    dates.join(", ")
-                )),
-            );
-            self.case_scope(&mut f, if c.court.is_some() { "checked" } else { "not_applicable" });
+            f.ambiguity_advisory = Some(format!(
+                "Unter diesem Aktenzeichen sind {} Entscheidungen im Bestand (Daten: {}); Gericht und Datum im Satz entscheiden, welche gemeint ist.",
+                left.len(),
+                dates.join(", ")
+            ));
+            set_evidence(&mut f, Evidence::SeveralDecisionsMatch { candidates: summaries(&left) });
+            f.check_scope = case_scope(if c.court.is_some() { ScopeCheck::Checked } else { ScopeCheck::NotApplicable });
             return Ok(f);
         }
         let d = left[0];
         if let (Some(kind), Some(held)) = (c.decision_kind.as_deref(), d.document_type.as_deref())
             && !kinds_agree(kind, held)
         {
-            return Ok(self.discrepancy(
-                f,
-                "wrong_document_type",
-                &left,
-                json!({"printed_kind": kind, "held_document_type": held}),
-                court_scope,
-            ));
+            let printed = Contradiction {
+                printed_kind: Some(kind.to_string()),
+                held_document_type: Some(held.to_string()),
+                ..Default::default()
+            };
+            return Ok(discrepancy(f, Evidence::WrongDocumentType { printed, held: summaries(&left) }, court_scope));
         }
         // A text written on its reference date cannot cite a later decision.
         if let (Some(refd), Some(held)) = (self.reference_date.as_deref(), d.date.as_deref())
             && held > refd
         {
-            return Ok(self.discrepancy(
+            let printed = Contradiction { reference_date: Some(refd.to_string()), ..Default::default() };
+            return Ok(discrepancy(
                 f,
-                "decided_after_reference_date",
-                &left,
-                json!({"reference_date": refd}),
+                Evidence::DecidedAfterReferenceDate { printed, held: summaries(&left) },
                 court_scope,
             ));
         }
         f.verdict = Verdict::VerifiedCorpus;
-        f.key = d.ext_id.clone();
-        f.body.insert("matched".into(), d.summary());
-        self.case_scope(&mut f, court_scope);
+        f.citation_key = d.ext_id.clone();
+        f.matched = Some(d.summary());
         // Say what could not be compared, rather than implying it was.
         let kind_check = match (c.decision_kind.is_some(), d.document_type.is_some()) {
             (true, true) => "checked",
             (true, false) => "not_checked: the held decision records no document type",
             (false, _) => "not_printed",
         };
-        if let Some(scope) = f.body.get_mut("check_scope") {
-            scope["decision_kind"] = json!(kind_check);
-            scope["date"] = json!(if c.date.is_some() { "checked" } else { "not_printed" });
-        }
+        f.check_scope = CheckScope {
+            decision_kind: Some(kind_check),
+            date: Some(if c.date.is_some() { "checked" } else { "not_printed" }),
+            ..case_scope(court_scope)
+        };
         Ok(f)
-    }
-
-    /// `court`: was the court the citation names compared (`checked`), not (`unchecked`), or
-    /// did it name none (`not_applicable`)? A case finding has no Absatz and no article text.
-    fn case_scope(&self, f: &mut Finding, court: &str) {
-        f.body.insert(
-            "check_scope".into(),
-            json!({"subdivision": "not_applicable", "article_text_available": Value::Null, "article_text_read": false, "court": court}),
-        );
-    }
-
-    fn discrepancy(&self, mut f: Finding, reason: &str, found: &[&Decision], printed: Value, court: &str) -> Finding {
-        f.verdict = Verdict::Discrepancy;
-        f.reason = Some(reason.into());
-        f.body.insert(
-            "evidence".into(),
-            json!({"reason": reason, "printed": printed, "held": found.iter().map(|d| d.summary()).collect::<Vec<_>>()}),
-        );
-        self.case_scope(&mut f, court);
-        f
     }
 
     /// A case citation nothing held matches: `not_found` only inside a window measured
@@ -522,52 +492,66 @@ impl<'g> Checker<'g> {
     /// `evidence.attested_by`: a pointer that the decision exists, never a verdict.
     fn unheld_case(&self, f: &mut Finding, c: &CaseCitation) -> Result<(), ToolError> {
         let attested = crate::query::coverage::attested_by(self.g, c)?;
-        let mut evidence = match crate::query::coverage::place(self.g, c)? {
+        let attested_by = (!attested.is_empty()).then_some(attested);
+        if attested_by.is_some() {
+            f.attestation_advisory = Some(
+                "Entscheidungen im Bestand zitieren dieses Gericht mit diesem Aktenzeichen: ein Hinweis, dass es die Entscheidung gibt, keine Bestätigung des Zitats.",
+            );
+        }
+        match crate::query::coverage::place(self.g, c)? {
             crate::query::coverage::Placement::Exhaustive(window) => {
                 f.verdict = Verdict::NotFound;
-                f.reason = Some("no_decision_match".into());
-                json!({"reason": "no_decision_match", "file_number": c.file_number, "ecli": c.ecli, "window": window})
+                set_evidence(
+                    f,
+                    Evidence::NoDecisionMatch {
+                        file_number: c.file_number.clone(),
+                        ecli: c.ecli.clone(),
+                        window,
+                        attested_by,
+                    },
+                );
             }
             crate::query::coverage::Placement::Outside(boundary) => {
                 f.verdict = Verdict::OutOfCoverage;
-                f.reason = Some("outside_coverage_map".into());
-                let why = match boundary["reason"].as_str().unwrap_or("") {
-                    "court_not_printed" => "das Zitat nennt kein lesbares Gericht".to_string(),
-                    "date_not_printed" => "das Zitat nennt kein Datum".to_string(),
-                    "no_window_for_court" => "für dieses Gericht wird nichts vollständig erfasst".to_string(),
-                    "selection_only" => {
+                let label = boundary.bucket.as_ref().map(|b| b.label.as_str()).unwrap_or("");
+                let why = match boundary.reason {
+                    BoundaryReason::CourtNotPrinted => "das Zitat nennt kein lesbares Gericht".to_string(),
+                    BoundaryReason::DateNotPrinted => "das Zitat nennt kein Datum".to_string(),
+                    BoundaryReason::NoWindowForCourt => {
+                        "für dieses Gericht wird nichts vollständig erfasst".to_string()
+                    }
+                    BoundaryReason::SelectionOnly => {
                         "von diesem Gericht ist nur eine Auswahl (Open-Legal-Data-Dumps) im Bestand".to_string()
                     }
-                    "outside_window" => format!(
-                        "{} ab {}",
-                        boundary["label"].as_str().unwrap_or(""),
-                        boundary["from"].as_str().unwrap_or("?")
+                    BoundaryReason::OutsideWindow => format!(
+                        "{label} ab {}",
+                        boundary.bucket.as_ref().and_then(|b| b.from.as_deref()).unwrap_or("?")
                     ),
-                    _ => format!(
-                        "{}: die Vollständigkeit ist für diesen Stand nicht nachgemessen",
-                        boundary["label"].as_str().unwrap_or("")
-                    ),
+                    BoundaryReason::WindowNotExhaustive => {
+                        format!("{label}: die Vollständigkeit ist für diesen Stand nicht nachgemessen")
+                    }
                 };
-                f.body.insert(
-                    "coverage_advisory".into(),
-                    json!(format!(
-                        "Außerhalb des vollständig erfassten Bereichs ({why}): Die Entscheidung ist nicht im Bestand, ihre Existenz ist damit weder bestätigt noch widerlegt."
-                    )),
-                );
-                f.body.insert("coverage_boundary".into(), boundary);
-                json!({"reason": "outside_coverage_map"})
+                f.coverage_advisory = Some(format!(
+                    "Außerhalb des vollständig erfassten Bereichs ({why}): Die Entscheidung ist nicht im Bestand, ihre Existenz ist damit weder bestätigt noch widerlegt."
+                ));
+                f.coverage_boundary = Some(boundary);
+                set_evidence(f, Evidence::OutsideCoverageMap { attested_by });
             }
-        };
-        if !attested.is_empty() {
-            evidence["attested_by"] = json!(attested);
-            f.body.insert(
-                "attestation_advisory".into(),
-                json!("Entscheidungen im Bestand zitieren dieses Gericht mit diesem Aktenzeichen: ein Hinweis, dass es die Entscheidung gibt, keine Bestätigung des Zitats."),
-            );
         }
-        f.body.insert("evidence".into(), evidence);
         Ok(())
     }
+}
+
+fn summaries(ds: &[&Decision]) -> Vec<DecisionSummary> {
+    ds.iter().map(|d| d.summary()).collect()
+}
+
+/// Found, but contradicted by what the citation prints.
+fn discrepancy(mut f: Finding, evidence: Evidence, court: ScopeCheck) -> Finding {
+    f.verdict = Verdict::Discrepancy;
+    set_evidence(&mut f, evidence);
+    f.check_scope = case_scope(court);
+    f
 }
 
 /// Whether a printed decision kind (`Urteil`, `Beschl.`) agrees with a held document type.
@@ -604,31 +588,19 @@ fn cost_schedule_findings(text: &str, names: &[extract::citations::LawName]) -> 
         }
         let start = n.start.saturating_sub(20) + lead;
         let raw: String = chars[start..n.end].iter().collect();
-        let mut body = Map::new();
         let schedule = if before[i..].contains("VV") { "VV" } else { "KV" };
         let number: String = before[i + 3..].chars().filter(char::is_ascii_digit).collect();
-        body.insert(
-            "evidence".into(),
-            json!({"reason": "cost_schedule_number_unchecked", "instrument": n.book, "schedule": schedule, "schedule_number": number}),
+        let canonical = format!("Nr. {number} {schedule} {}", n.book);
+        let mut f = blank_finding(start, n.end, &raw, FindingKind::Law, &canonical);
+        f.citation_key = raw.clone();
+        f.check_scope = law_scope(ScopeCheck::Unchecked, None, false);
+        f.subdivision_advisory =
+            Some(Some("Nummern von Vergütungs- und Kostenverzeichnissen werden nicht geprüft.".into()));
+        set_evidence(
+            &mut f,
+            Evidence::CostScheduleNumberUnchecked { instrument: n.book.clone(), schedule, schedule_number: number },
         );
-        body.insert(
-            "check_scope".into(),
-            json!({"subdivision": "unchecked", "article_text_available": Value::Null, "article_text_read": false, "court": "not_applicable"}),
-        );
-        body.insert(
-            "subdivision_advisory".into(),
-            json!("Nummern von Vergütungs- und Kostenverzeichnissen werden nicht geprüft."),
-        );
-        out.push(Finding {
-            start,
-            end: n.end,
-            raw: raw.clone(),
-            kind: "law",
-            verdict: Verdict::Unverifiable,
-            reason: Some("cost_schedule_number_unchecked".into()),
-            key: raw,
-            body,
-        });
+        out.push(f);
     }
     out
 }
@@ -665,7 +637,7 @@ fn legal_signals(text: &str, citations: usize) -> usize {
 
 /// `§` and `Art.` markers not covered by any finding or refusal: citation-like text the
 /// scanner could not read (never silently dropped).
-fn losses(text: &str, covered: &[(usize, usize)]) -> Vec<Value> {
+fn losses(text: &str, covered: &[(usize, usize)]) -> Vec<ExtractionLoss> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -682,7 +654,12 @@ fn losses(text: &str, covered: &[(usize, usize)]) -> Vec<Value> {
         {
             let end = (i + len + 24).min(chars.len());
             let end = chars[i + len..end].iter().position(|c| *c == '\n').map(|p| i + len + p).unwrap_or(end);
-            out.push(json!({"start": i, "end": end, "raw_text": chars[i..end].iter().collect::<String>(), "why": "citation-like text the scanner could not read as a citation"}));
+            out.push(ExtractionLoss {
+                start: i,
+                end,
+                raw_text: chars[i..end].iter().collect(),
+                why: "citation-like text the scanner could not read as a citation",
+            });
             i += len;
             continue;
         }
@@ -692,12 +669,16 @@ fn losses(text: &str, covered: &[(usize, usize)]) -> Vec<Value> {
 }
 
 /// `check_citations(text, reference_date?)`.
-pub fn check_citations(g: &Generation, a: CheckCitationsArgs) -> Result<Map<String, Value>, ToolError> {
+pub fn check_citations(g: &Generation, a: CheckCitationsArgs) -> Result<CheckCitationsAnswer, ToolError> {
     check_text(g, &a.text, a.reference_date)
 }
 
 /// The whole check, shared by MCP `check_citations` and `POST /api/citations/check`.
-pub fn check_text(g: &Generation, text: &str, reference_date: Option<String>) -> Result<Map<String, Value>, ToolError> {
+pub fn check_text(
+    g: &Generation,
+    text: &str,
+    reference_date: Option<String>,
+) -> Result<CheckCitationsAnswer, ToolError> {
     let n = text.chars().count();
     if n > MAX_CHARS {
         return Err(ToolError::new(
@@ -744,15 +725,15 @@ pub fn check_text(g: &Generation, text: &str, reference_date: Option<String>) ->
     }
     findings.extend(cost_schedule_findings(text, &ex.law_names));
     findings.sort_by_key(|f| (f.start, f.end));
-    let refused: Vec<Value> = ex
+    let refused: Vec<RefusedLookalike> = ex
         .refused
         .iter()
         .map(|r| {
-            let advisory = match r.reason {
-                RefusalReason::ContractClause => "Sieht aus wie eine Vertrags- oder Tarifklausel (MV, TV, AGB), nicht wie ein Gesetz; nicht geprüft.",
-                RefusalReason::InsideReporter => "Teil einer Fundstelle (z. B. Buchholz), kein eigenes Normzitat; nicht geprüft.",
+            let (reason, advisory) = match r.reason {
+                RefusalReason::ContractClause => (LookalikeReason::ContractClause, "Sieht aus wie eine Vertrags- oder Tarifklausel (MV, TV, AGB), nicht wie ein Gesetz; nicht geprüft."),
+                RefusalReason::InsideReporter => (LookalikeReason::InsideReporter, "Teil einer Fundstelle (z. B. Buchholz), kein eigenes Normzitat; nicht geprüft."),
             };
-            json!({"start": r.start, "end": r.end, "raw_text": r.raw, "reason": format!("{:?}", r.reason).to_lowercase(), "advisory": advisory})
+            RefusedLookalike { start: r.start, end: r.end, raw_text: r.raw.clone(), reason, advisory }
         })
         .collect();
     let mut covered: Vec<(usize, usize)> = findings.iter().map(|f| (f.start, f.end)).collect();
@@ -765,84 +746,84 @@ pub fn check_text(g: &Generation, text: &str, reference_date: Option<String>) ->
     // citation; `findings` and `progress.citations_total` count occurrences.
     struct Unique<'a> {
         key: String,
-        basis: &'static str,
+        basis: KeyBasis,
         target: Option<String>,
         spellings: Vec<&'a str>,
         occurrences: usize,
         verdict: Verdict,
-        reason: Option<&'a str>,
-        kind: &'static str,
+        reason: Option<&'static str>,
+        kind: ReferenceType,
     }
     let mut unique: Vec<Unique<'_>> = Vec::new();
     for f in &findings {
-        let resolved = f.kind == "case" && f.verdict == Verdict::VerifiedCorpus;
-        match unique.iter_mut().find(|u| u.key == f.key) {
+        let resolved = f.kind == FindingKind::Case && f.verdict == Verdict::VerifiedCorpus;
+        match unique.iter_mut().find(|u| u.key == f.citation_key) {
             Some(u) => {
                 u.occurrences += 1;
-                if !u.spellings.contains(&f.raw.as_str()) {
-                    u.spellings.push(&f.raw);
+                if !u.spellings.contains(&f.raw_text.as_str()) {
+                    u.spellings.push(&f.raw_text);
                 }
             }
             None => unique.push(Unique {
-                key: f.key.clone(),
-                basis: if resolved { "matched_decision" } else { "canonical" },
-                target: resolved.then(|| f.key.clone()),
-                spellings: vec![&f.raw],
+                key: f.citation_key.clone(),
+                basis: if resolved { KeyBasis::MatchedDecision } else { KeyBasis::Canonical },
+                target: resolved.then(|| f.citation_key.clone()),
+                spellings: vec![&f.raw_text],
                 occurrences: 1,
                 verdict: f.verdict,
-                reason: f.reason.as_deref(),
-                kind: if f.kind == "case" { "case" } else { "statute" },
+                reason: f.reason,
+                kind: if f.kind == FindingKind::Case { ReferenceType::Case } else { ReferenceType::Statute },
             }),
         }
     }
-    let mut verdict_counts: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut reason_counts: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut verdict_counts = Counts::new();
+    let mut reason_counts = Counts::new();
     for u in &unique {
-        *verdict_counts.entry(u.verdict.as_str()).or_default() += 1;
+        *verdict_counts.entry(u.verdict.as_str().to_string()).or_default() += 1;
         if let Some(r) = u.reason {
-            *reason_counts.entry(r).or_default() += 1;
+            *reason_counts.entry(r.to_string()).or_default() += 1;
         }
     }
-    let mut out = Map::new();
-    out.insert("text_chars".into(), json!(n));
-    out.insert("reference_date".into(), json!(reference_date));
-    out.insert("progress".into(), json!({"citations_total": findings.len(), "unique_citations_total": unique.len()}));
-    out.insert("findings".into(), json!(findings.iter().map(Finding::json).collect::<Vec<_>>()));
-    out.insert(
-        "unique_citations".into(),
-        json!(unique
-            .iter()
-            .map(|u| json!({"key_basis": u.basis, "target_artifact_id": u.target, "canonical": u.key, "spellings": u.spellings,
-                            "occurrences": u.occurrences, "verdict": u.verdict, "reference_type": u.kind}))
-            .collect::<Vec<_>>()),
-    );
-    out.insert("verdict_counts".into(), json!(verdict_counts));
-    out.insert("reason_counts".into(), json!(reason_counts));
-    out.insert("refused_lookalikes".into(), json!(refused));
-    out.insert(
-        "extraction".into(),
-        json!({
-            "losses_total": lost.len(),
-            "losses": lost.iter().take(MAX_LOSSES_LISTED).collect::<Vec<_>>(),
-            "losses_truncated": lost.len() > MAX_LOSSES_LISTED,
-        }),
-    );
-    out.insert(
-        "verdict_meanings".into(),
-        json!({
-            "verified_corpus": "the § (and cited Absatz) exists in the current text of a federal law we hold, or exactly one held decision matches and nothing printed contradicts it",
-            "not_found": "not in what we hold (see evidence.reason / coverage); for a decision only inside a window measured exhaustive (evidence.window)",
-            "out_of_coverage": "the decision is not held and its court and date lie in no window measured exhaustive: absence says nothing (coverage_boundary.reason says why; evidence.attested_by names held decisions citing it)",
-            "ambiguous": "several held decisions match; see candidates",
-            "unverifiable": "a tooling limit (see reason): neither confirmed nor refuted",
-            "discrepancy": "found, but the citation contradicts it (see reason and evidence)",
-        }),
-    );
-    Ok(out)
+    let unique_citations = unique
+        .iter()
+        .map(|u| UniqueCitation {
+            key_basis: u.basis,
+            target_artifact_id: u.target.clone(),
+            canonical: u.key.clone(),
+            spellings: u.spellings.iter().map(|s| s.to_string()).collect(),
+            occurrences: u.occurrences,
+            verdict: u.verdict,
+            reference_type: u.kind,
+        })
+        .collect();
+    let losses_total = lost.len();
+    Ok(CheckCitationsAnswer {
+        text_chars: n,
+        reference_date,
+        progress: CheckProgress { citations_total: findings.len(), unique_citations_total: unique.len() },
+        unique_citations,
+        verdict_counts,
+        reason_counts,
+        refused_lookalikes: refused,
+        extraction: ExtractionReport {
+            losses_total,
+            losses: lost.into_iter().take(MAX_LOSSES_LISTED).collect(),
+            losses_truncated: losses_total > MAX_LOSSES_LISTED,
+        },
+        verdict_meanings: VerdictMeanings {
+            verified_corpus: "the § (and cited Absatz) exists in the current text of a federal law we hold, or exactly one held decision matches and nothing printed contradicts it",
+            not_found: "not in what we hold (see evidence.reason / coverage); for a decision only inside a window measured exhaustive (evidence.window)",
+            out_of_coverage: "the decision is not held and its court and date lie in no window measured exhaustive: absence says nothing (coverage_boundary.reason says why; evidence.attested_by names held decisions citing it)",
+            ambiguous: "several held decisions match; see candidates",
+            unverifiable: "a tooling limit (see reason): neither confirmed nor refuted",
+            discrepancy: "found, but the citation contradicts it (see reason and evidence)",
+        },
+        findings,
+    })
 }
 
 /// `validate_citation(citation)`: one Aktenzeichen, ECLI or § reference, exact only.
-pub fn validate_citation(g: &Generation, a: ValidateCitationArgs) -> Result<Map<String, Value>, ToolError> {
+pub fn validate_citation(g: &Generation, a: ValidateCitationArgs) -> Result<ValidateCitationAnswer, ToolError> {
     let citation = a.citation;
     let vocab = LawVocabulary::shipped();
     let ex = scan(&citation, vocab);
@@ -866,26 +847,31 @@ pub fn validate_citation(g: &Generation, a: ValidateCitationArgs) -> Result<Map<
     } else {
         None
     };
-    let mut out = Map::new();
-    out.insert("citation".into(), json!(citation));
-    match finding {
-        None => {
-            out.insert("found".into(), json!(false));
-            out.insert("verdict".into(), Value::Null);
-            out.insert("reason".into(), json!("no_citation_recognised"));
-            out.insert(
-                "hint".into(),
-                json!("Send one citation: \"§ 823 Abs. 1 BGB\", \"Art. 20 GG\", \"VIII ZR 231/07\" or an ECLI."),
-            );
-        }
+    Ok(match finding {
+        None => ValidateCitationAnswer {
+            citation,
+            found: false,
+            verdict: None,
+            reason: Some("no_citation_recognised"),
+            hint: Some("Send one citation: \"§ 823 Abs. 1 BGB\", \"Art. 20 GG\", \"VIII ZR 231/07\" or an ECLI."),
+            match_type: None,
+            finding: None,
+        },
         Some(f) => {
-            let exact = f.raw.trim() == citation.trim()
-                && f.body.get("canonical").and_then(Value::as_str) == Some(citation.trim());
-            out.insert("found".into(), json!(f.verdict == Verdict::VerifiedCorpus));
-            out.insert("match_type".into(), json!(if exact { "exact" } else { "normalised: spacing, spelling and abbreviations folded; the § / file number itself is matched exactly" }));
-            out.insert("finding".into(), f.json());
-            out.insert("verdict".into(), json!(f.verdict));
+            let exact = f.raw_text.trim() == citation.trim() && f.canonical == citation.trim();
+            ValidateCitationAnswer {
+                found: f.verdict == Verdict::VerifiedCorpus,
+                verdict: Some(f.verdict),
+                reason: None,
+                hint: None,
+                match_type: Some(if exact {
+                    "exact"
+                } else {
+                    "normalised: spacing, spelling and abbreviations folded; the § / file number itself is matched exactly"
+                }),
+                finding: Some(f),
+                citation,
+            }
         }
-    }
-    Ok(out)
+    })
 }

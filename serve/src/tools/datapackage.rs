@@ -19,9 +19,13 @@ use extract::courts::fold;
 use index::Generation;
 use model::{CaseCitationStatus, CitationRole, WithheldReason};
 use rusqlite::params;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::contract::answer::ToolError;
+use crate::contract::answers::{
+    CandidateDecision, CitationEdgeRow, DatapackageAnswer, EdgeAccounting, EdgeCaps, EdgeTarget, PackageDecision,
+    PackageTruncation, ShedStep, SourceEdgeAccounting, TextWindow, TruncatedReason,
+};
 use crate::contract::args::AssembleDatapackageArgs;
 use crate::query::identifiers::resolve_decision;
 use crate::store::decisions::{Decision, decision_by_id};
@@ -40,7 +44,7 @@ const UNRESOLVED_ROW_CAP: usize = 50;
 /// Withheld citations that are not edges at all (impossible on their face): counted, not served.
 const NOT_SERVED: &[WithheldReason] = &[WithheldReason::SelfReference, WithheldReason::ForwardDate];
 
-const SHED_ORDER: [&str; 3] = ["text_shortened", "edges_capped", "decisions_dropped"];
+const SHED_ORDER: [ShedStep; 3] = [ShedStep::TextShortened, ShedStep::EdgesCapped, ShedStep::DecisionsDropped];
 const BUDGET_BASIS: &str = "characters of the serialised decisions and citation_edges arrays (texts, metadata, edge rows); the envelope, edge_accounting and truncation are not counted";
 
 /// One requested decision with what the package may serve of it.
@@ -50,7 +54,7 @@ struct Seed {
     /// (name, start): where an excerpt starts (Leitsatz, else Tenor, else Gründe), or None.
     span: Option<(String, usize)>,
     /// Every edge row, best first (resolved, then procedural, then most cited).
-    edges: Vec<Value>,
+    edges: Vec<CitationEdgeRow>,
     /// Edge rows before the per-source caps.
     edges_total: usize,
     resolved_total: usize,
@@ -75,7 +79,7 @@ struct Shape {
 }
 
 /// `assemble_datapackage(ids, include_citations?, full_text?, max_chars?)`.
-pub fn assemble_datapackage(g: &Generation, a: AssembleDatapackageArgs) -> Result<Map<String, Value>, ToolError> {
+pub fn assemble_datapackage(g: &Generation, a: AssembleDatapackageArgs) -> Result<DatapackageAnswer, ToolError> {
     let AssembleDatapackageArgs { ids, include_citations, full_text, .. } = a;
     let max_chars = a.max_chars as usize;
 
@@ -126,57 +130,24 @@ pub fn assemble_datapackage(g: &Generation, a: AssembleDatapackageArgs) -> Resul
     let size_after = chars_of(&decisions, &edges);
     let fits = size_after <= max_chars;
 
-    let mut out = Map::new();
-    out.insert("requested".into(), json!(requested));
-    out.insert("deduped".into(), json!(deduped));
-    out.insert("included".into(), json!(shape.kept));
-    out.insert("include_citations".into(), json!(include_citations));
-    out.insert("full_text".into(), json!(full_text));
-    out.insert("max_chars".into(), json!(max_chars));
-    out.insert("budget_basis".into(), json!(BUDGET_BASIS));
-    out.insert("budget_used".into(), json!(size_after));
-    out.insert(
-        "text_rule".into(),
-        json!(if full_text {
-            "full_text: the whole stored text from offset 0, cut at max_chars per decision (full_text_excerpt when cut)"
-        } else {
-            "excerpt: about 700 characters from the first substantive section (Leitsatz, else Tenor, else Gründe / Entscheidungsgründe, else the document start), ended at a word boundary; offsets are Unicode code points of get_decision's text"
-        }),
-    );
-    let texts_cut = decisions.iter().any(|d| d["truncated"] == json!(true));
+    let texts_cut = decisions.iter().any(|d| d.truncated);
     let accounting = include_citations.then(|| edge_accounting(&seeds, shape));
-    let edges_dropped = accounting.as_ref().is_some_and(|a| a["dropped"].as_u64().unwrap_or(0) > 0);
-    out.insert("truncated".into(), json!(texts_cut || edges_dropped || !steps.is_empty()));
-    out.insert("payload_truncated".into(), json!(!steps.is_empty()));
-    if steps.is_empty() {
-        out.insert("truncation".into(), Value::Null);
-    } else {
-        let dropped: Vec<&str> = seeds[shape.kept..].iter().map(|s| s.d.ext_id.as_str()).collect();
-        out.insert(
-            "truncation".into(),
-            json!({
-                "reason": "over_budget",
-                "shed_order": SHED_ORDER,
-                "shed_order_source": "seed 002, assemble_datapackage, Response budget: (1) text shortened down to a span-anchored excerpt of about 300 characters; (2) citation_edges capped to N rows per source, down to one; (3) whole decisions dropped from the end of ids",
-                "steps_applied": steps,
-                "excerpt_mode_applied": full_text && shape.span_anchored,
-                "excerpt_chars_applied": steps.contains(&"text_shortened").then_some(shape.text_cap),
-                "edges_capped": shape.edge_cap,
-                "dropped_seed_ids": dropped,
-                "fits_budget": fits,
-                "size_before": size_before,
-                "size_after": size_after,
-            }),
-        );
+    let edges_dropped = accounting.as_ref().is_some_and(|a| a.dropped > 0);
+    let mut truncation = None;
+    let mut truncation_notice = None;
+    let mut guidance = None;
+    if !steps.is_empty() {
+        let dropped: Vec<String> = seeds[shape.kept..].iter().map(|s| s.d.ext_id.clone()).collect();
         let mut notice = format!(
             "Das Paket überschritt das Budget von {max_chars} Zeichen ({size_before}) und wurde gekürzt: {}.",
             steps
                 .iter()
                 .map(|s| match *s {
-                    "text_shortened" => format!("Texte auf {} Zeichen je Entscheidung gekürzt", shape.text_cap),
-                    "edges_capped" =>
+                    ShedStep::TextShortened => format!("Texte auf {} Zeichen je Entscheidung gekürzt", shape.text_cap),
+                    ShedStep::EdgesCapped =>
                         format!("Zitierkanten auf {} je Entscheidung begrenzt", shape.edge_cap.unwrap_or(0)),
-                    _ => format!("{} Entscheidung(en) vom Ende der ids weggelassen", dropped.len()),
+                    ShedStep::DecisionsDropped =>
+                        format!("{} Entscheidung(en) vom Ende der ids weggelassen", dropped.len()),
                 })
                 .collect::<Vec<_>>()
                 .join("; ")
@@ -189,29 +160,52 @@ pub fn assemble_datapackage(g: &Generation, a: AssembleDatapackageArgs) -> Resul
                 " Auch eine einzelne Entscheidung passt nicht: include_citations=false oder get_decision verwenden.",
             );
         }
-        out.insert("truncation_notice".into(), json!(notice));
-        out.insert(
-            "guidance".into(),
-            json!("Raise max_chars, pass truncation.dropped_seed_ids as ids in a second call, read whole texts with get_decision (offset/length) and all edges with get_case_references."),
+        truncation_notice = Some(notice);
+        guidance = Some(
+            "Raise max_chars, pass truncation.dropped_seed_ids as ids in a second call, read whole texts with get_decision (offset/length) and all edges with get_case_references.",
         );
+        truncation = Some(PackageTruncation {
+            reason: "over_budget",
+            shed_order: SHED_ORDER,
+            shed_order_source: "seed 002, assemble_datapackage, Response budget: (1) text shortened down to a span-anchored excerpt of about 300 characters; (2) citation_edges capped to N rows per source, down to one; (3) whole decisions dropped from the end of ids",
+            excerpt_mode_applied: full_text && shape.span_anchored,
+            excerpt_chars_applied: steps.contains(&ShedStep::TextShortened).then_some(shape.text_cap),
+            edges_capped: shape.edge_cap,
+            dropped_seed_ids: dropped,
+            fits_budget: fits,
+            size_before,
+            size_after,
+            steps_applied: steps.clone(),
+        });
     }
-    out.insert("decisions".into(), Value::Array(decisions));
-    if include_citations {
-        out.insert("citation_edges".into(), Value::Array(edges));
-        out.insert(
-            "caps".into(),
-            json!({
-                "per_source_resolved_target_cap": RESOLVED_TARGET_CAP,
-                "per_source_unresolved_edge_row_cap": UNRESOLVED_ROW_CAP,
-            }),
-        );
-    }
-    out.insert("edge_accounting".into(), accounting.unwrap_or(Value::Null));
-    out.insert(
-        "fortgeltung_note".into(),
-        json!("fortgeltung_checked: false on every decision: whether a decision was quashed or is still good law is not checked; keep the flag when you pass rows to a model."),
-    );
-    Ok(out)
+    Ok(DatapackageAnswer {
+        requested,
+        deduped,
+        included: shape.kept,
+        include_citations,
+        full_text,
+        max_chars,
+        budget_basis: BUDGET_BASIS,
+        budget_used: size_after,
+        text_rule: if full_text {
+            "full_text: the whole stored text from offset 0, cut at max_chars per decision (full_text_excerpt when cut)"
+        } else {
+            "excerpt: about 700 characters from the first substantive section (Leitsatz, else Tenor, else Gründe / Entscheidungsgründe, else the document start), ended at a word boundary; offsets are Unicode code points of get_decision's text"
+        },
+        truncated: texts_cut || edges_dropped || !steps.is_empty(),
+        payload_truncated: !steps.is_empty(),
+        truncation,
+        truncation_notice,
+        guidance,
+        decisions,
+        citation_edges: include_citations.then_some(edges),
+        caps: include_citations.then_some(EdgeCaps {
+            per_source_resolved_target_cap: RESOLVED_TARGET_CAP,
+            per_source_unresolved_edge_row_cap: UNRESOLVED_ROW_CAP,
+        }),
+        edge_accounting: accounting,
+        fortgeltung_note: "fortgeltung_checked: false on every decision: whether a decision was quashed or is still good law is not checked; keep the flag when you pass rows to a model.",
+    })
 }
 
 /// Reads a decision's text, its excerpt span and its outgoing case citations as edge rows.
@@ -221,13 +215,11 @@ fn load_seed(g: &Generation, d: Decision, include_citations: bool) -> Result<See
             Ok((r.get(0)?, r.get(1)?))
         })?)
     })?;
-    let sections: Vec<Value> = serde_json::from_str(&sections).unwrap_or_default();
-    let span = ["leitsatz", "leitsatze", "tenor", "grunde", "entscheidungsgrunde"].iter().find_map(|want| {
-        sections.iter().find(|s| s["name"].as_str().map(fold).as_deref() == Some(want)).map(|s| {
-            let name = s["name"].as_str().unwrap_or("").to_string();
-            (name, s["start"].as_u64().unwrap_or(0) as usize)
-        })
-    });
+    let sections: Vec<crate::contract::answers::DecisionSectionSpan> =
+        serde_json::from_str(&sections).unwrap_or_default();
+    let span = ["leitsatz", "leitsatze", "tenor", "grunde", "entscheidungsgrunde"]
+        .iter()
+        .find_map(|want| sections.iter().find(|s| fold(&s.name) == *want).map(|s| (s.name.clone(), s.start)));
     let mut seed = Seed {
         chars: text.chars().collect(),
         d,
@@ -335,62 +327,67 @@ fn load_edges(g: &Generation, seed: &mut Seed) -> Result<(), ToolError> {
             continue;
         }
         *keep += 1;
-        seed.edges.push(edge_json(g, &seed.d, e)?);
+        seed.edges.push(edge_row(g, &seed.d, e)?);
     }
     Ok(())
 }
 
-fn edge_json(g: &Generation, from: &Decision, e: EdgeAcc) -> Result<Value, ToolError> {
-    let role = if e.roles.contains(CitationRole::Procedural.as_str()) {
-        CitationRole::Procedural
-    } else {
-        CitationRole::Cited
+fn edge_row(g: &Generation, from: &Decision, e: EdgeAcc) -> Result<CitationEdgeRow, ToolError> {
+    let roles: Vec<CitationRole> = e.roles.iter().filter_map(|r| CitationRole::parse(r)).collect();
+    let role = if roles.contains(&CitationRole::Procedural) { CitationRole::Procedural } else { CitationRole::Cited };
+    let status = CaseCitationStatus::parse(&e.status).unwrap_or(CaseCitationStatus::UnresolvedPending);
+    let mut row = CitationEdgeRow {
+        from_id: from.ext_id.clone(),
+        in_corpus: e.target.is_some(),
+        resolution_status: status,
+        reference_canonical: e.canonicals.first().cloned(),
+        reference_canonicals: e.canonicals,
+        reference_role: role,
+        reference_roles: roles,
+        occurrences: e.occurrences,
+        withheld_reason: e.withheld,
+        target_id: None,
+        corpus: None,
+        unresolved_note: None,
+        ambiguous_candidates: None,
     };
-    let mut v = json!({
-        "from_id": from.ext_id,
-        "in_corpus": e.target.is_some(),
-        "resolution_status": e.status,
-        "reference_canonical": e.canonicals.first(),
-        "reference_canonicals": e.canonicals,
-        "reference_role": role,
-        "reference_roles": e.roles,
-        "occurrences": e.occurrences,
-        "withheld_reason": e.withheld,
-    });
+    let court_name = |d: &Decision| d.court.as_ref().map(|c| c.name.clone());
     match e.target {
         Some(t) => {
             let d = decision_by_id(g, t)?;
-            v["target_id"] = json!(d.ext_id);
-            v["corpus"] = json!({
-                "id": d.ext_id,
-                "aktenzeichen": d.file_numbers.first(),
-                "court": d.court.as_ref().and_then(|c| c["name"].as_str()),
-                "date": d.date,
-                "document_type": d.document_type,
+            row.target_id = Some(d.ext_id.clone());
+            row.corpus = Some(EdgeTarget {
+                id: d.ext_id.clone(),
+                aktenzeichen: d.file_numbers.first().cloned(),
+                court: court_name(&d),
+                date: d.date.clone(),
+                document_type: d.document_type.clone(),
             });
         }
         None => {
-            v["target_id"] = Value::Null;
-            v["corpus"] = Value::Null;
             if !e.notes.is_empty() {
-                v["unresolved_note"] = json!(e.notes.iter().cloned().collect::<Vec<_>>().join("; "));
+                row.unresolved_note = Some(e.notes.iter().cloned().collect::<Vec<_>>().join("; "));
             }
-            if e.status == CaseCitationStatus::UnresolvedAmbiguous.as_str() {
+            if status == CaseCitationStatus::UnresolvedAmbiguous {
                 let mut cands = Vec::new();
                 for c in e.candidates.iter().take(5) {
                     if let Ok(d) = resolve_decision(g, c, None, None) {
-                        cands.push(json!({"id": d.ext_id, "court": d.court.as_ref().and_then(|c| c["name"].as_str()), "date": d.date}));
+                        cands.push(CandidateDecision {
+                            id: d.ext_id.clone(),
+                            court: court_name(&d),
+                            date: d.date.clone(),
+                        });
                     }
                 }
-                v["ambiguous_candidates"] = json!(cands);
+                row.ambiguous_candidates = Some(cands);
             }
         }
     }
-    Ok(v)
+    Ok(row)
 }
 
 /// Finds the shape that fits, shedding in the fixed order; returns it and the steps taken.
-fn shed(seeds: &[Seed], natural: Shape, full_text: bool, budget: usize) -> (Shape, Vec<&'static str>) {
+fn shed(seeds: &[Seed], natural: Shape, full_text: bool, budget: usize) -> (Shape, Vec<ShedStep>) {
     let fits = |s: Shape| size(seeds, s, full_text) <= budget;
     let mut shape = natural;
     let mut steps = Vec::new();
@@ -454,18 +451,18 @@ fn size(seeds: &[Seed], shape: Shape, full_text: bool) -> usize {
     chars_of(&d, &e)
 }
 
-fn chars_of(decisions: &[Value], edges: &[Value]) -> usize {
+fn chars_of(decisions: &[PackageDecision], edges: &[CitationEdgeRow]) -> usize {
     let d = serde_json::to_string(decisions).map(|s| s.chars().count()).unwrap_or(0);
     let e = serde_json::to_string(edges).map(|s| s.chars().count()).unwrap_or(0);
     d + e
 }
 
 /// The decisions and edge rows a shape serves.
-fn build(seeds: &[Seed], shape: Shape, full_text: bool) -> (Vec<Value>, Vec<Value>) {
+fn build(seeds: &[Seed], shape: Shape, full_text: bool) -> (Vec<PackageDecision>, Vec<CitationEdgeRow>) {
     let mut decisions = Vec::new();
     let mut edges = Vec::new();
     for s in &seeds[..shape.kept] {
-        decisions.push(decision_json(s, shape, full_text));
+        decisions.push(package_decision(s, shape, full_text));
         let n = shape.edge_cap.unwrap_or(usize::MAX);
         edges.extend(s.edges.iter().take(n).cloned());
     }
@@ -487,104 +484,112 @@ fn window(chars: &[char], start: usize, cap: usize) -> (usize, usize) {
     }
 }
 
-fn decision_json(s: &Seed, shape: Shape, full_text: bool) -> Value {
+fn package_decision(s: &Seed, shape: Shape, full_text: bool) -> PackageDecision {
     let total = s.chars.len();
-    let mut v = s.d.summary();
-    v["fortgeltung_checked"] = json!(false);
-    if s.d.ecli_date_agrees == Some(false) {
-        v["ecli_date_disagrees_with_source"] = json!(true);
-        v["ecli_advisory"] =
-            json!("Das Datum im ECLI weicht vom Entscheidungsdatum der Quelle ab; maßgeblich sind die Datumsfelder.");
-    }
-    v["text_length"] = json!(total);
+    let disagrees = s.d.ecli_date_agrees == Some(false);
     let anchor = if shape.span_anchored { s.span.as_ref().map(|(_, st)| *st).unwrap_or(0) } else { 0 };
     let (start, end) = window(&s.chars, anchor, shape.text_cap);
     let served = end - start;
     let whole = start == 0 && end == total;
-    let text: String = s.chars[start..end].iter().collect();
-    let obj = json!({
-        "text": text,
-        "offset": start,
-        "length": served,
-        "total_length": total,
-        "has_more": end < total,
-        "next_offset": if end < total { json!(end) } else { Value::Null },
-    });
-    v["truncated"] = json!(!whole);
+    let text = TextWindow {
+        text: s.chars[start..end].iter().collect(),
+        offset: start,
+        length: served,
+        total_length: total,
+        has_more: end < total,
+        next_offset: (end < total).then_some(end),
+    };
+    let mut p = PackageDecision {
+        decision: s.d.summary(),
+        fortgeltung_checked: false,
+        ecli_date_disagrees_with_source: disagrees.then_some(true),
+        ecli_advisory: disagrees.then_some(
+            "Das Datum im ECLI weicht vom Entscheidungsdatum der Quelle ab; maßgeblich sind die Datumsfelder.",
+        ),
+        text_length: total,
+        truncated: !whole,
+        excerpt: None,
+        excerpt_span: None,
+        leitsatz_source: None,
+        full_text: None,
+        full_text_excerpt: None,
+        full_text_returned_chars: None,
+        truncated_reason: None,
+    };
     if shape.span_anchored {
-        v["excerpt"] = obj;
-        v["excerpt_span"] = json!(s.span.as_ref().map(|(n, _)| n.as_str()).unwrap_or("document_start"));
+        p.excerpt = Some(text);
+        p.excerpt_span = Some(s.span.as_ref().map(|(n, _)| n.clone()).unwrap_or_else(|| "document_start".into()));
         if let Some((n, _)) = &s.span
             && fold(n).starts_with("leitsatz")
         {
             // A Leitsatz section of the source: possibly a portal's editorial headnote.
-            v["leitsatz_source"] = json!("source_document");
+            p.leitsatz_source = Some("source_document");
         }
     } else if whole {
-        v["full_text"] = obj;
+        p.full_text = Some(text);
     } else {
-        v["full_text_excerpt"] = obj;
-        v["full_text_returned_chars"] = json!(served);
+        p.full_text_excerpt = Some(text);
+        p.full_text_returned_chars = Some(served);
     }
     if !whole {
-        v["truncated_reason"] = json!(if shape.shortened {
-            "budget_shedding"
+        p.truncated_reason = Some(if shape.shortened {
+            TruncatedReason::BudgetShedding
         } else if full_text {
-            "max_chars"
+            TruncatedReason::MaxChars
         } else {
-            "excerpt"
+            TruncatedReason::Excerpt
         });
     }
-    v
+    p
 }
 
 /// Per source and overall: edge rows total, included and dropped (by the per-source caps, by
 /// the budget, or with a dropped decision).
-fn edge_accounting(seeds: &[Seed], shape: Shape) -> Value {
+fn edge_accounting(seeds: &[Seed], shape: Shape) -> EdgeAccounting {
     let (mut total, mut included, mut by_cap, mut by_budget) = (0, 0, 0, 0);
     let mut rows = Vec::new();
     for (i, s) in seeds.iter().enumerate() {
         let kept = i < shape.kept;
-        let served: Vec<&Value> =
+        let served: Vec<&CitationEdgeRow> =
             if kept { s.edges.iter().take(shape.edge_cap.unwrap_or(usize::MAX)).collect() } else { Vec::new() };
-        let res_in = served.iter().filter(|e| e["in_corpus"] == json!(true)).count();
+        let res_in = served.iter().filter(|e| e.in_corpus).count();
         let cap_drop = s.edges_total - s.edges.len();
         let budget_drop = s.edges.len() - served.len();
         total += s.edges_total;
         included += served.len();
         by_cap += cap_drop;
         by_budget += budget_drop;
-        rows.push(json!({
-            "from_id": s.d.ext_id,
-            "unit": "edge_rows",
-            "decision_included": kept,
-            "edges_total": s.edges_total,
-            "edges_included": served.len(),
-            "edges_resolved_total": s.resolved_total,
-            "edges_resolved_included": res_in,
-            "edges_unresolved_total": s.edges_total - s.resolved_total,
-            "edges_unresolved_included": served.len() - res_in,
-            "targets_resolved_total": s.resolved_total,
-            "targets_resolved_included": res_in,
-            "dropped_by_per_source_cap": cap_drop,
-            "dropped_by_budget": budget_drop,
-            "unresolved_by_status": s.unresolved_by_status,
-            "citation_occurrences": s.occurrences,
-            "withheld_not_served": s.withheld_not_served,
-        }));
+        rows.push(SourceEdgeAccounting {
+            from_id: s.d.ext_id.clone(),
+            unit: "edge_rows",
+            decision_included: kept,
+            edges_total: s.edges_total,
+            edges_included: served.len(),
+            edges_resolved_total: s.resolved_total,
+            edges_resolved_included: res_in,
+            edges_unresolved_total: s.edges_total - s.resolved_total,
+            edges_unresolved_included: served.len() - res_in,
+            targets_resolved_total: s.resolved_total,
+            targets_resolved_included: res_in,
+            dropped_by_per_source_cap: cap_drop,
+            dropped_by_budget: budget_drop,
+            unresolved_by_status: s.unresolved_by_status.clone(),
+            citation_occurrences: s.occurrences,
+            withheld_not_served: s.withheld_not_served.clone(),
+        });
     }
-    json!({
-        "unit": "edge_rows",
-        "unit_note": "a resolved row is one distinct cited decision (all its spellings in reference_canonicals); an unresolved row is one distinct spelling and status; withheld self-references and forward-dated bindings are not edges and are counted in withheld_not_served",
-        "total": total,
-        "included": included,
-        "dropped": total - included,
-        "dropped_by_per_source_cap": by_cap,
-        "dropped_by_budget": by_budget,
-        "dropped_note": "dropped = dropped_by_per_source_cap + dropped_by_budget; the budget count includes every edge of a decision the budget dropped",
-        "per_source": rows,
-        "rest": "get_case_references lists every citation of a decision with its status; get_citation_graph the resolved neighbourhood",
-    })
+    EdgeAccounting {
+        unit: "edge_rows",
+        unit_note: "a resolved row is one distinct cited decision (all its spellings in reference_canonicals); an unresolved row is one distinct spelling and status; withheld self-references and forward-dated bindings are not edges and are counted in withheld_not_served",
+        total,
+        included,
+        dropped: total - included,
+        dropped_by_per_source_cap: by_cap,
+        dropped_by_budget: by_budget,
+        dropped_note: "dropped = dropped_by_per_source_cap + dropped_by_budget; the budget count includes every edge of a decision the budget dropped",
+        per_source: rows,
+        rest: "get_case_references lists every citation of a decision with its status; get_citation_graph the resolved neighbourhood",
+    }
 }
 
 #[cfg(test)]

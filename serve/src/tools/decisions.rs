@@ -7,6 +7,11 @@
 //! whether the value exists at all (`filter_vocabulary`); null means "not recorded".
 
 use crate::contract::answer::{ErrorCode, ToolError};
+use crate::contract::answers::{
+    CitedByResults, CrossTypeSearchAnswer, DecisionFlags, DecisionSectionSpan, DecisionSectionText,
+    DecisionSourceRecord, FilterCasesAnswer, GetDecisionAnswer, GetSimilarCasesAnswer, NormCitedByResults, PartRefusal,
+    RandnummerBlock, RandnummerOverview, RandnummerWindow, SearchDecisionsAnswer, SearchPart, SimilarCase,
+};
 use crate::contract::args::{
     CrossTypeSearchArgs, DecisionRef, FilterCasesArgs, GetDecisionArgs, GetSimilarCasesArgs, SearchDecisionsArgs,
     SearchLawsArgs,
@@ -20,13 +25,12 @@ use extract::courts::fold;
 use index::Generation;
 use index::store::{ecli_norm, file_number_norm};
 use rusqlite::{params, params_from_iter};
-use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{IndexRecordOption, Term};
 
 /// `get_decision(id, court?, date?, offset?, length?, section?, rn_from?, rn_to?)`.
-pub fn get_decision(g: &Generation, a: GetDecisionArgs) -> Result<Map<String, Value>, ToolError> {
+pub fn get_decision(g: &Generation, a: GetDecisionArgs) -> Result<GetDecisionAnswer, ToolError> {
     let GetDecisionArgs { decision: DecisionRef { id, court, date }, offset, length, section, rn_from, rn_to } = a;
     let date = parse_date_arg(date.as_deref(), "date")?;
     let d = resolve_decision(g, &id, court.as_deref(), date.as_deref())?;
@@ -38,81 +42,95 @@ pub fn get_decision(g: &Generation, a: GetDecisionArgs) -> Result<Map<String, Va
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?)),
         )?)
     })?;
-    let sections: Vec<Value> = serde_json::from_str(&sections).unwrap_or_default();
+    let sections: Vec<DecisionSectionSpan> = serde_json::from_str(&sections).unwrap_or_default();
     let blocks: Vec<extract::decisions::RnBlock> = serde_json::from_str(&rns).unwrap_or_default();
     let total = d.text_length as usize;
-    let mut out = Map::new();
-    out.insert("decision".into(), d.summary());
-    out.insert("ecli_date_agrees".into(), json!(d.ecli_date_agrees));
-    out.insert("date_as_given".into(), json!(date_raw));
-    out.insert("norms_as_given".into(), json!(norms));
-    out.insert("flags".into(), serde_json::from_str(&flags).unwrap_or(Value::Null));
-    out.insert("notes".into(), serde_json::from_str(&notes).unwrap_or(Value::Null));
-    out.insert("source_format".into(), json!(source_format));
-    out.insert("sources".into(), serde_json::from_str(&sources).unwrap_or(Value::Null));
-    out.insert("available_sections".into(), json!(sections));
-    out.insert(
-        "randnummern".into(),
-        json!({
-            "count": blocks.len(),
-            "first": blocks.first().map(|b| b.rn),
-            "last": blocks.last().map(|b| b.rn),
-            "printed_in_source": blocks.first().map(|b| b.printed),
-        }),
-    );
-    out.insert("total_length".into(), json!(total));
+    let mut out = GetDecisionAnswer {
+        decision: d.summary(),
+        ecli_date_agrees: d.ecli_date_agrees,
+        date_as_given: date_raw,
+        norms_as_given: norms,
+        flags: serde_json::from_str::<DecisionFlags>(&flags).ok(),
+        notes: serde_json::from_str::<Vec<String>>(&notes).ok(),
+        source_format,
+        sources: serde_json::from_str::<Vec<DecisionSourceRecord>>(&sources).ok(),
+        available_sections: Vec::new(),
+        randnummern: RandnummerOverview {
+            count: blocks.len(),
+            first: blocks.first().map(|b| b.rn),
+            last: blocks.last().map(|b| b.rn),
+            printed_in_source: blocks.first().map(|b| b.printed),
+        },
+        total_length: total,
+        section: None,
+        randnummer_window: None,
+        content: None,
+        snippet: None,
+    };
     if let Some(name) = section {
         let want = fold(&name);
-        let Some(s) = sections.iter().find(|s| {
-            s["name"].as_str().map(fold) == Some(want.clone()) || s["heading"].as_str().map(fold) == Some(want.clone())
-        }) else {
+        let Some(s) = sections.iter().find(|s| fold(&s.name) == want || fold(&s.heading) == want) else {
             return Err(ToolError::new(
                 ErrorCode::SectionNotInDecision,
                 format!("this decision has no section {name:?}"),
                 "Pick one of available_sections (by name).",
             )
-            .with("available_sections", sections.iter().map(|s| s["name"].clone()).collect::<Vec<_>>()));
+            .with("available_sections", sections.iter().map(|s| s.name.clone()).collect::<Vec<_>>()));
         };
-        let (start, end) = (s["start"].as_u64().unwrap_or(0) as usize, s["end"].as_u64().unwrap_or(0) as usize);
-        out.insert("section".into(), json!({"name": s["name"], "heading": s["heading"], "start": start, "end": end, "text": span_text(&text, start, end)}));
+        out.section = Some(DecisionSectionText { span: s.clone(), text: span_text(&text, s.start, s.end) });
+        out.available_sections = sections;
         return Ok(out);
     }
+    out.available_sections = sections;
     if rn_from > 0 || rn_to > 0 {
         let (lo, hi) = (rn_from.max(1) as u32, if rn_to > 0 { rn_to as u32 } else { rn_from as u32 });
         if hi < lo {
             return Err(ToolError::invalid("rn_to is before rn_from", "Pass rn_from <= rn_to."));
         }
         let chosen: Vec<&extract::decisions::RnBlock> = blocks.iter().filter(|b| b.rn >= lo && b.rn <= hi).collect();
+        let available = [blocks.first().map(|b| b.rn), blocks.last().map(|b| b.rn)];
         let window = match (chosen.first(), chosen.last()) {
-            (Some(f), Some(l)) => json!({
-                "requested": [lo, hi],
-                "returned": [f.rn, l.rn],
-                "available": [blocks.first().map(|b| b.rn), blocks.last().map(|b| b.rn)],
-                "start": f.start,
-                "end": l.end,
-                "blocks": chosen.iter().map(|b| json!({"rn": b.rn, "printed": b.printed, "start": b.start, "end": b.end, "text": span_text(&text, b.start, b.end)})).collect::<Vec<_>>(),
-            }),
-            _ => json!({
-                "requested": [lo, hi],
-                "returned": Value::Null,
-                "available": [blocks.first().map(|b| b.rn), blocks.last().map(|b| b.rn)],
-                "blocks": [],
-                "note": "No Randnummer of this decision lies in the requested range.",
-            }),
+            (Some(f), Some(l)) => RandnummerWindow {
+                requested: [lo, hi],
+                returned: Some([f.rn, l.rn]),
+                available,
+                start: Some(f.start),
+                end: Some(l.end),
+                blocks: chosen
+                    .iter()
+                    .map(|b| RandnummerBlock {
+                        rn: b.rn,
+                        printed: b.printed,
+                        start: b.start,
+                        end: b.end,
+                        text: span_text(&text, b.start, b.end),
+                    })
+                    .collect(),
+                note: None,
+            },
+            _ => RandnummerWindow {
+                requested: [lo, hi],
+                returned: None,
+                available,
+                start: None,
+                end: None,
+                blocks: Vec::new(),
+                note: Some("No Randnummer of this decision lies in the requested range."),
+            },
         };
-        out.insert("randnummer_window".into(), window);
+        out.randnummer_window = Some(window);
         return Ok(out);
     }
     if offset == 0 && length == 0 {
-        out.insert("content".into(), json!(text));
+        out.content = Some(text);
     } else {
-        out.insert("snippet".into(), snippet(&text, total, offset, length)?);
+        out.snippet = Some(snippet(&text, total, offset, length)?);
     }
     Ok(out)
 }
 
 /// `filter_cases(court?, branch?, document_type?, date_from?, date_to?, cited_norm?, cited_case_id?, file_number?, ecli?, sort?, limit?, offset?)`.
-pub fn filter_cases(g: &Generation, a: FilterCasesArgs) -> Result<Map<String, Value>, ToolError> {
+pub fn filter_cases(g: &Generation, a: FilterCasesArgs) -> Result<FilterCasesAnswer, ToolError> {
     let filters = Filters::from_search_args(g, &a.filters, &a.citations)?;
     let FilterCasesArgs { file_number, ecli, sort, .. } = a;
     let (limit, offset) = (a.limit as usize, a.offset as usize);
@@ -127,7 +145,7 @@ pub fn filter_cases(g: &Generation, a: FilterCasesArgs) -> Result<Map<String, Va
     }
     // Filters, count and page in SQL: the store does the work, however many decisions it holds.
     let cond = conds.join(" AND ");
-    let (total, rows): (usize, Vec<Value>) = g.store.with(|c| {
+    let (total, rows): (usize, Vec<_>) = g.store.with(|c| {
         let total: i64 = c.query_row(
             &format!("SELECT COUNT(*) FROM {DEC_FROM} WHERE {cond}"),
             params_from_iter(vals.iter()),
@@ -143,39 +161,25 @@ pub fn filter_cases(g: &Generation, a: FilterCasesArgs) -> Result<Map<String, Va
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok((total as usize, rows))
     })?;
-    let mut out = Map::new();
-    let mut applied = filters.applied();
-    if let Some(x) = &file_number {
-        applied["file_number"] = json!(x);
-    }
-    if let Some(x) = &ecli {
-        applied["ecli"] = json!(x);
-    }
-    out.insert("filters_applied".into(), applied);
-    out.insert("total".into(), json!(total));
-    out.insert("total_basis".into(), json!("decisions_held_matching_every_filter"));
-    out.insert("offset".into(), json!(offset));
-    out.insert("limit".into(), json!(limit));
-    out.insert("has_more".into(), json!(offset + rows.len() < total));
-    out.insert(
-        "sort".into(),
-        json!(match sort {
-            model::CitingSort::Date => "date_desc_undated_last",
-            model::CitingSort::MostCited => "most_cited_then_date_desc",
-        }),
-    );
-    if total == 0
-        && !filters.is_empty()
-        && let Some(v) = filters.vocabulary(g)?
-    {
-        out.insert("filter_vocabulary".into(), v);
-    }
-    out.insert("results".into(), Value::Array(rows));
-    Ok(out)
+    let filter_vocabulary = if total == 0 && !filters.is_empty() { filters.vocabulary(g)? } else { None };
+    let mut filters_applied = filters.applied();
+    filters_applied.file_number = file_number;
+    filters_applied.ecli = ecli;
+    Ok(FilterCasesAnswer {
+        filters_applied,
+        total,
+        total_basis: "decisions_held_matching_every_filter",
+        offset,
+        limit,
+        has_more: offset + rows.len() < total,
+        sort: sort.into(),
+        filter_vocabulary,
+        results: rows,
+    })
 }
 
 /// `cross_type_search(query, limit?, book?, court?, …)`: laws and decisions side by side.
-pub fn cross_type_search(g: &Generation, a: CrossTypeSearchArgs) -> Result<Map<String, Value>, ToolError> {
+pub fn cross_type_search(g: &Generation, a: CrossTypeSearchArgs) -> Result<CrossTypeSearchAnswer, ToolError> {
     let CrossTypeSearchArgs { query, book, filters, limit, expand_query } = a;
     let law_args = SearchLawsArgs { query: query.clone(), book, limit, expand_query };
     let dec_args = SearchDecisionsArgs {
@@ -187,34 +191,46 @@ pub fn cross_type_search(g: &Generation, a: CrossTypeSearchArgs) -> Result<Map<S
         limit,
         expand_query,
     };
-    let section = |r: Result<Map<String, Value>, ToolError>| match r {
-        Ok(m) => Value::Object(m),
-        Err(e) => Value::Object(e.payload()),
-    };
-    let laws = section(crate::query::law_search::search_laws(g, &law_args));
-    let decisions = section(crate::query::decision_search::search_decisions(g, &dec_args));
+    let laws = part(crate::query::law_search::search_laws(g, &law_args));
+    let decisions = part(crate::query::decision_search::search_decisions(g, &dec_args));
     // What the decision results cite: the decisions and the norms most of them cite.
-    let result_ids: Vec<String> = decisions["results"]
-        .as_array()
-        .map(|rs| rs.iter().filter_map(|r| r["id"].as_str().map(str::to_string)).collect())
-        .unwrap_or_default();
+    let result_ids: Vec<String> = match &decisions {
+        SearchPart::Answer(d) => d.results.iter().map(|r| r.decision.id.clone()).collect(),
+        SearchPart::Refusal(_) => Vec::new(),
+    };
     let (cited, norms) = cited_by_results(g, &result_ids)?;
-    let mut out = Map::new();
-    out.insert("query".into(), json!(query));
-    out.insert("laws".into(), laws);
-    out.insert("decisions".into(), decisions);
-    out.insert("frequently_cited_by_results".into(), json!(cited));
-    out.insert("norms_cited_by_decision_results".into(), json!(norms));
-    out.insert(
-        "cited_basis".into(),
-        json!(format!("counts are how many of the {} decision results cite each decision or norm", result_ids.len())),
-    );
-    out.insert("note".into(), json!("Two separate sections, never merged or ranked against each other: book filters only laws; court, branch, document_type and dates filter only decisions."));
-    Ok(out)
+    Ok(CrossTypeSearchAnswer {
+        query,
+        laws,
+        decisions,
+        frequently_cited_by_results: cited,
+        norms_cited_by_decision_results: norms,
+        cited_basis: format!(
+            "counts are how many of the {} decision results cite each decision or norm",
+            result_ids.len()
+        ),
+        note: "Two separate sections, never merged or ranked against each other: book filters only laws; court, branch, document_type and dates filter only decisions.",
+    })
+}
+
+/// One half of a combined answer: its answer, or the refusal it gave (the other half still runs).
+fn part<T>(result: Result<T, ToolError>) -> SearchPart<T> {
+    match result {
+        Ok(answer) => SearchPart::Answer(answer),
+        Err(e) => SearchPart::Refusal(PartRefusal {
+            error_code: e.code,
+            message: e.message,
+            retryable: e.code.retryable(),
+            hint: e.hint,
+        }),
+    }
 }
 
 /// The decisions and norms cited by the most of `ext_ids` (top 10 each).
-fn cited_by_results(g: &Generation, ext_ids: &[String]) -> Result<(Vec<Value>, Vec<Value>), ToolError> {
+fn cited_by_results(
+    g: &Generation,
+    ext_ids: &[String],
+) -> Result<(Vec<CitedByResults>, Vec<NormCitedByResults>), ToolError> {
     if ext_ids.is_empty() {
         return Ok((Vec::new(), Vec::new()));
     }
@@ -240,16 +256,14 @@ fn cited_by_results(g: &Generation, ext_ids: &[String]) -> Result<(Vec<Value>, V
     let mut cited = Vec::new();
     for (ext, n) in cases {
         if let Some(d) = decisions_where(g, "d.ext_id = ?1", &[&ext])?.pop() {
-            let mut v = d.summary();
-            v["cited_by_results"] = json!(n);
-            cited.push(v);
+            cited.push(CitedByResults { decision: d.summary(), cited_by_results: n });
         }
     }
-    Ok((cited, norms.into_iter().map(|(n, k)| json!({"norm": n, "cited_by_results": k})).collect()))
+    Ok((cited, norms.into_iter().map(|(norm, k)| NormCitedByResults { norm, cited_by_results: k }).collect()))
 }
 
 /// `get_similar_cases(id, limit?)`: decisions whose passages share the most distinctive words.
-pub fn get_similar_cases(g: &Generation, a: GetSimilarCasesArgs) -> Result<Map<String, Value>, ToolError> {
+pub fn get_similar_cases(g: &Generation, a: GetSimilarCasesArgs) -> Result<GetSimilarCasesAnswer, ToolError> {
     let (id, limit) = (a.id, a.limit as usize);
     let d = resolve_decision(g, &id, None, None)?;
     let text: String =
@@ -296,21 +310,19 @@ pub fn get_similar_cases(g: &Generation, a: GetSimilarCasesArgs) -> Result<Map<S
         let hits = ranked_hits(&searcher, &q, limit)?;
         let mut rows = Vec::new();
         for h in hits.into_iter().take(limit) {
-            let mut r = decision_by_id(g, h.decision_id as i64)?.summary();
-            r["score"] = json!(h.score);
-            rows.push(r);
+            rows.push(SimilarCase { decision: decision_by_id(g, h.decision_id as i64)?.summary(), score: h.score });
         }
         rows
     };
-    let mut out = Map::new();
-    out.insert("decision".into(), d.summary());
-    out.insert("method".into(), json!("more-like-this: the decision's most distinctive words (tf-idf over the passage index), matched against other decisions' passages"));
-    out.insert("terms_used".into(), json!(scored.iter().map(|(_, w)| w).collect::<Vec<_>>()));
-    out.insert("results".into(), Value::Array(rows));
-    Ok(out)
+    Ok(GetSimilarCasesAnswer {
+        decision: d.summary(),
+        method: "more-like-this: the decision's most distinctive words (tf-idf over the passage index), matched against other decisions' passages",
+        terms_used: scored.into_iter().map(|(_, w)| w).collect(),
+        results: rows,
+    })
 }
 
 /// `search_decisions(query, court?, branch?, document_type?, date_from?, date_to?, sort?, page?, limit?)`.
-pub fn search_decisions(g: &Generation, a: SearchDecisionsArgs) -> Result<Map<String, Value>, ToolError> {
+pub fn search_decisions(g: &Generation, a: SearchDecisionsArgs) -> Result<SearchDecisionsAnswer, ToolError> {
     crate::query::decision_search::search_decisions(g, &a)
 }

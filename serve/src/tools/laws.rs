@@ -2,6 +2,11 @@
 //! One function per capability; MCP and REST both call these.
 
 use crate::contract::answer::{ErrorCode, ToolError};
+use crate::contract::answers::{
+    AbsatzPart, BuildReport, DateSpan, GetLawAnswer, GetLawSectionAnswer, LawBookFilters, LawBookRow, LawMeta,
+    ListLawBooksAnswer, NormAccountReport, PlatformInfoAnswer, SearchLawsAnswer, SectionMeta, StatuteHoldings,
+    TocEntry, TocPage,
+};
 use crate::contract::args::{GetLawArgs, GetLawSectionArgs, ListLawBooksArgs, NoArgs, SearchLawsArgs};
 use crate::query::identifiers::{AbsatzDesignation, find_section, resolve_book};
 use crate::query::text::{snippet, span_text};
@@ -10,24 +15,23 @@ use index::Generation;
 use model::LawPart;
 use resolve::book_codes::normalise_book_code;
 use rusqlite::params;
-use serde_json::{Map, Value, json};
 
-fn section_json(law: &Law, s: &Section) -> Value {
-    json!({
-        "section": s.toc_key,
-        "label": s.label,
-        "kind": s.kind,
-        "heading": s.heading,
-        "breadcrumb": s.breadcrumb,
-        "doknr": s.doknr,
-        "absaetze": s.absaetze,
-        "footnotes": s.footnotes,
-        "html_url": section_url(&law.slug, s.label.as_deref()),
-    })
+fn section_meta(law: &Law, s: &Section) -> SectionMeta {
+    SectionMeta {
+        section: s.toc_key.clone(),
+        label: s.label.clone(),
+        kind: s.kind.clone(),
+        heading: s.heading.clone(),
+        breadcrumb: s.breadcrumb.clone(),
+        doknr: s.doknr.clone(),
+        absaetze: s.absaetze.clone(),
+        footnotes: s.footnotes.clone(),
+        html_url: section_url(&law.slug, s.label.as_deref()),
+    }
 }
 
 /// `get_law_section(book, section, offset?, length?)`.
-pub fn get_law_section(g: &Generation, a: GetLawSectionArgs) -> Result<Map<String, Value>, ToolError> {
+pub fn get_law_section(g: &Generation, a: GetLawSectionArgs) -> Result<GetLawSectionAnswer, ToolError> {
     let GetLawSectionArgs { book, section: designation, offset, length } = a;
     let law = resolve_book(g, &book)?;
     // A designation the law does not hold as such may name an Absatz of a section it holds.
@@ -39,31 +43,29 @@ pub fn get_law_section(g: &Generation, a: GetLawSectionArgs) -> Result<Map<Strin
         },
         Err(e) => return Err(e),
     };
-    let mut out = Map::new();
-    out.insert("law".into(), law.summary());
-    out.insert("section".into(), section_json(&law, &s));
-    if let Some(part) = absatz {
-        out.insert("absatz".into(), absatz_json(&law, &s, &part)?);
-    }
-    out.insert("source_url".into(), json!(law.source_url()));
+    let absatz = match absatz {
+        Some(part) => Some(absatz_part(&law, &s, &part)?),
+        None => None,
+    };
     let total = s.text_length as usize;
-    if offset == 0 && length == 0 {
-        out.insert("content".into(), json!(s.text));
-        out.insert("total_length".into(), json!(total));
-    } else {
-        out.insert("snippet".into(), snippet(&s.text, total, offset, length)?);
-    }
-    Ok(out)
+    let whole = offset == 0 && length == 0;
+    Ok(GetLawSectionAnswer {
+        law: law.summary(),
+        section: section_meta(&law, &s),
+        absatz,
+        source_url: law.source_url(),
+        snippet: if whole { None } else { Some(snippet(&s.text, total, offset, length)?) },
+        total_length: whole.then_some(total),
+        content: whole.then_some(s.text),
+    })
 }
 
 /// The Absatz `part` names in section `s`: its number, its code-point offsets into the
 /// section's text (`start` inclusive, `end` exclusive, as `absaetze` records them) and its text;
 /// what the designation names below the Absatz is said, not located.
-fn absatz_json(law: &Law, s: &Section, part: &AbsatzDesignation) -> Result<Value, ToolError> {
-    let present: Vec<&str> = s.absaetze.as_array().into_iter().flatten().filter_map(|a| a["number"].as_str()).collect();
-    let Some(a) =
-        s.absaetze.as_array().into_iter().flatten().find(|a| a["number"].as_str() == Some(part.absatz.as_str()))
-    else {
+fn absatz_part(law: &Law, s: &Section, part: &AbsatzDesignation) -> Result<AbsatzPart, ToolError> {
+    let present: Vec<&str> = s.absaetze.iter().map(|a| a.number.as_str()).collect();
+    let Some(a) = s.absaetze.iter().find(|a| a.number == part.absatz) else {
         let label = s.label.clone().unwrap_or_else(|| part.section.clone());
         return Err(ToolError::new(
             ErrorCode::AbsatzNotFound,
@@ -76,91 +78,76 @@ fn absatz_json(law: &Law, s: &Section, part: &AbsatzDesignation) -> Result<Value
         )
         .with("absaetze_present", present));
     };
-    let (start, end) = (a["start"].as_u64().unwrap_or(0) as usize, a["end"].as_u64().unwrap_or(0) as usize);
-    Ok(json!({
-        "number": part.absatz,
-        "start": start,
-        "end": end,
-        "text": span_text(&s.text, start, end),
-        "finer_part_not_located": part.finer,
-    }))
+    Ok(AbsatzPart {
+        number: part.absatz.clone(),
+        start: a.start,
+        end: a.end,
+        text: span_text(&s.text, a.start, a.end),
+        finer_part_not_located: part.finer.clone(),
+    })
 }
 
 /// `get_law(book, include?, offset?, length?, toc_offset?, toc_limit?)`.
-pub fn get_law(g: &Generation, a: GetLawArgs) -> Result<Map<String, Value>, ToolError> {
+pub fn get_law(g: &Generation, a: GetLawArgs) -> Result<GetLawAnswer, ToolError> {
     let GetLawArgs { book, include, offset, length, toc_offset, toc_limit } = a;
     let law = resolve_book(g, &book)?;
-    let mut out = Map::new();
-    out.insert("law".into(), law.summary());
-    out.insert("included".into(), json!(include));
-    if include.contains(&LawPart::Meta) {
-        out.insert(
-            "meta".into(),
-            json!({
-                "code": law.code,
-                "slug": law.slug,
-                "title": law.title,
-                "short_title": law.short_title,
-                "jurabk": law.jurabk,
-                "amtabk": law.amtabk,
-                "doknr": law.doknr,
-                "builddate": law.builddate,
-                "ausfertigung_datum": law.ausfertigung_datum,
-                "fundstelle": law.fundstelle,
-                "stand": law.stand,
-                "notes": law.notes,
-                "section_count": law.section_count,
-                "text_length": law.text_length,
-                "norm_account": law.norm_account.to_json(),
-                "source_url": law.source_url(),
-                "xml_url": format!("{GII}/{}/xml.zip", law.slug),
-            }),
-        );
-    }
+    let meta = include.contains(&LawPart::Meta).then(|| LawMeta {
+        law: law.summary(),
+        short_title: law.short_title.clone(),
+        doknr: law.doknr.clone(),
+        builddate: law.builddate.clone(),
+        ausfertigung_datum: law.ausfertigung_datum.clone(),
+        fundstelle: law.fundstelle.clone(),
+        stand: law.stand.clone(),
+        notes: law.notes.clone(),
+        section_count: law.section_count,
+        text_length: law.text_length,
+        norm_account: law.norm_account.report(),
+        source_url: law.source_url(),
+        xml_url: format!("{GII}/{}/xml.zip", law.slug),
+    });
+    let mut toc = None;
     if include.contains(&LawPart::Toc) {
-        let rows: Vec<Value> = g.store.with(|c| {
+        let entries: Vec<TocEntry> = g.store.with(|c| {
             let mut st = c.prepare_cached(
                 "SELECT toc_key, label, heading, kind, breadcrumb FROM sections WHERE law_id = ?1 ORDER BY ordinal LIMIT ?2 OFFSET ?3",
             )?;
             let rows = st.query_map(params![law.id, toc_limit, toc_offset], |r| {
                 let crumbs: Vec<String> = serde_json::from_str(&r.get::<_, String>(4)?).unwrap_or_default();
-                Ok(json!({
-                    "section": r.get::<_, String>(0)?,
-                    "label": r.get::<_, Option<String>>(1)?,
-                    "heading": r.get::<_, Option<String>>(2)?,
-                    "kind": r.get::<_, String>(3)?,
-                    "group": crumbs.last(),
-                }))
+                Ok(TocEntry {
+                    section: r.get(0)?,
+                    label: r.get(1)?,
+                    heading: r.get(2)?,
+                    kind: r.get(3)?,
+                    group: crumbs.last().cloned(),
+                })
             })?;
             Ok(rows.collect::<Result<Vec<_>, _>>()?)
         })?;
         let total = law.section_count;
-        let end = toc_offset + rows.len() as i64;
-        out.insert(
-            "toc".into(),
-            json!({
-                "entries": rows,
-                "offset": toc_offset,
-                "total": total,
-                "has_more": end < total,
-                "next_offset": if end < total { json!(end) } else { Value::Null },
-                "note": "Pass an entry's `section` to get_law_section.",
-            }),
-        );
+        let end = toc_offset + entries.len() as i64;
+        toc = Some(TocPage {
+            entries,
+            offset: toc_offset,
+            total,
+            has_more: end < total,
+            next_offset: (end < total).then_some(end),
+            note: "Pass an entry's `section` to get_law_section.",
+        });
     }
+    let mut text = None;
     if include.contains(&LawPart::Text) {
-        let text: String = g.store.with(|c| {
+        let whole: String = g.store.with(|c| {
             Ok(c.query_row("SELECT text FROM law_texts WHERE law_id = ?1", params![law.id], |r| r.get(0))?)
         })?;
-        out.insert("text".into(), snippet(&text, law.text_length as usize, offset, length)?);
+        text = Some(snippet(&whole, law.text_length as usize, offset, length)?);
     }
-    Ok(out)
+    Ok(GetLawAnswer { law: law.summary(), included: include, meta, toc, text })
 }
 
 /// `list_law_books(prefix?, search?, limit?, offset?)`.
-pub fn list_law_books(g: &Generation, a: ListLawBooksArgs) -> Result<Map<String, Value>, ToolError> {
+pub fn list_law_books(g: &Generation, a: ListLawBooksArgs) -> Result<ListLawBooksAnswer, ToolError> {
     let ListLawBooksArgs { prefix, search, limit, offset } = a;
-    let mut filters = Map::new();
     let mut clauses = Vec::new();
     let mut params_v: Vec<String> = Vec::new();
     if let Some(p) = &prefix {
@@ -170,7 +157,6 @@ pub fn list_law_books(g: &Generation, a: ListLawBooksArgs) -> Result<Map<String,
             "id IN (SELECT law_id FROM book_codes WHERE tier <= 3 AND code_norm LIKE ?{})",
             params_v.len()
         ));
-        filters.insert("prefix".into(), json!(p));
     }
     if let Some(s) = &search {
         let n = s.to_lowercase().replace(['%', '_'], "");
@@ -179,10 +165,9 @@ pub fn list_law_books(g: &Generation, a: ListLawBooksArgs) -> Result<Map<String,
         clauses.push(format!(
             "(lower(title) LIKE ?{i} OR lower(code) LIKE ?{i} OR lower(ifnull(short_title, '')) LIKE ?{i})"
         ));
-        filters.insert("search".into(), json!(s));
     }
     let where_sql = if clauses.is_empty() { String::new() } else { format!("WHERE {}", clauses.join(" AND ")) };
-    let (total, rows): (i64, Vec<Value>) = g.store.with(|c| {
+    let (total, laws): (i64, Vec<LawBookRow>) = g.store.with(|c| {
         let total: i64 = c.query_row(
             &format!("SELECT COUNT(*) FROM laws {where_sql}"),
             rusqlite::params_from_iter(params_v.iter()),
@@ -202,36 +187,25 @@ pub fn list_law_books(g: &Generation, a: ListLawBooksArgs) -> Result<Map<String,
         Ok((
             total,
             laws.iter()
-                .map(|l| {
-                    json!({
-                        "code": l.code,
-                        "slug": l.slug,
-                        "title": l.title,
-                        "jurabk": l.jurabk,
-                        "amtabk": l.amtabk,
-                        "section_count": l.section_count,
-                        "builddate": l.builddate,
-                    })
-                })
+                .map(|l| LawBookRow { law: l.summary(), section_count: l.section_count, builddate: l.builddate.clone() })
                 .collect(),
         ))
     })?;
-    let end = offset + rows.len() as i64;
-    let mut out = Map::new();
-    if !filters.is_empty() {
-        out.insert("filters_applied".into(), Value::Object(filters));
-    }
-    out.insert("total_matching_laws".into(), json!(total));
-    out.insert("offset".into(), json!(offset));
-    out.insert("limit".into(), json!(limit));
-    out.insert("has_more".into(), json!(end < total));
-    out.insert("next_offset".into(), if end < total { json!(end) } else { Value::Null });
-    out.insert("laws".into(), Value::Array(rows));
-    Ok(out)
+    let end = offset + laws.len() as i64;
+    let filtered = prefix.is_some() || search.is_some();
+    Ok(ListLawBooksAnswer {
+        filters_applied: filtered.then_some(LawBookFilters { prefix, search }),
+        total_matching_laws: total,
+        offset,
+        limit,
+        has_more: end < total,
+        next_offset: (end < total).then_some(end),
+        laws,
+    })
 }
 
 /// `get_platform_info()`: what this server holds and from which generation.
-pub fn platform_info(g: &Generation, _a: NoArgs) -> Result<Map<String, Value>, ToolError> {
+pub fn platform_info(g: &Generation, _a: NoArgs) -> Result<PlatformInfoAnswer, ToolError> {
     let m = &g.manifest;
     let (laws, sections, with_text): (i64, i64, i64) = g.store.with(|c| {
         Ok(c.query_row(
@@ -256,41 +230,35 @@ pub fn platform_info(g: &Generation, _a: NoArgs) -> Result<Map<String, Value>, T
         }
         Ok((total, laws_text_without_rows))
     })?;
-    let mut norm_totals = norm_account.0.to_json();
-    norm_totals["laws_with_text_but_no_rows"] = json!(norm_account.1);
+    let (total, laws_text_without_rows) = norm_account;
+    let norm_totals = NormAccountReport { laws_with_text_but_no_rows: Some(laws_text_without_rows), ..total.report() };
     let builddates: (Option<String>, Option<String>) = g.store.with(|c| {
         Ok(c.query_row("SELECT MIN(builddate), MAX(builddate) FROM laws", [], |r| Ok((r.get(0)?, r.get(1)?)))?)
     })?;
-    let mut out = Map::new();
-    out.insert("name".into(), json!("legal-data MCP/REST server"));
-    out.insert(
-        "statutes".into(),
-        json!({
-            "source": "gesetze-im-internet.de (federal statutes and ordinances)",
-            "laws": laws,
-            "sections": sections,
-            "sections_with_text": with_text,
-            "norm_account": norm_totals,
-            "builddate_range": {"earliest": builddates.0, "latest": builddates.1},
-            "toc_snapshot": m.sources.get("gii"),
-            "scope_note": "Federal law only; Land law is not held.",
-        }),
-    );
-    out.insert("decisions".into(), crate::query::facts::holdings(g)?);
-    out.insert(
-        "build".into(),
-        json!({
-            "generation_id": m.id,
-            "built_at": m.built_at,
-            "git_commit": m.git_commit,
-            "schema_version": m.schema_version,
-            "counts": m.counts,
-        }),
-    );
-    Ok(out)
+    Ok(PlatformInfoAnswer {
+        name: "legal-data MCP/REST server",
+        statutes: StatuteHoldings {
+            source: "gesetze-im-internet.de (federal statutes and ordinances)",
+            laws,
+            sections,
+            sections_with_text: with_text,
+            norm_account: norm_totals,
+            builddate_range: DateSpan { earliest: builddates.0, latest: builddates.1 },
+            toc_snapshot: m.sources.get("gii").map(Into::into),
+            scope_note: "Federal law only; Land law is not held.",
+        },
+        decisions: crate::query::facts::holdings(g)?,
+        build: BuildReport {
+            generation_id: m.id.clone(),
+            built_at: m.built_at.clone(),
+            git_commit: m.git_commit.clone(),
+            schema_version: m.schema_version,
+            counts: m.counts.clone(),
+        },
+    })
 }
 
 /// `search_laws(query, book?, limit?)`: full-text search over law sections only.
-pub fn search_laws(g: &Generation, a: SearchLawsArgs) -> Result<Map<String, Value>, ToolError> {
+pub fn search_laws(g: &Generation, a: SearchLawsArgs) -> Result<SearchLawsAnswer, ToolError> {
     crate::query::law_search::search_laws(g, &a)
 }

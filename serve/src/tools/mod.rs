@@ -17,9 +17,12 @@ use index::Generation;
 use serde_json::{Map, Value, json};
 
 use crate::contract::answer::{ErrorCode, GenerationRef, ToolError, with_envelope};
+use crate::contract::answers::*;
 use crate::contract::args::*;
 
-/// Parses the arguments against the tool's input schema into its argument struct and runs it.
+/// Parses the arguments against the tool's input schema into its argument struct, runs it and
+/// hands its answer struct to the app layer as a JSON object (which the response budget cuts and
+/// the transports send).
 type Run = fn(&Generation, &Map<String, Value>, &Value) -> Result<Map<String, Value>, ToolError>;
 
 pub struct Tool {
@@ -30,6 +33,9 @@ pub struct Tool {
     /// parses the arguments (`parse::<XArgs>` in `run`, named again so that a struct that is not
     /// the function's argument type does not compile): one definition of what the tool accepts.
     pub schema: fn() -> Value,
+    /// The output schema, from the tool's answer struct (`output_schema::<XAnswer>`), which
+    /// `run` also names (`answer::<XAnswer>`): one definition of what the tool answers.
+    pub output: fn() -> Value,
     /// The refusal codes this tool answers besides the ones every tool can give
     /// ([`COMMON_REFUSALS`]); listed in its description.
     pub refusals: &'static [ErrorCode],
@@ -38,6 +44,14 @@ pub struct Tool {
     /// their arguments or page their text by offset/length.
     pub shed: &'static [&'static str],
     pub run: Run,
+}
+
+/// The answer struct `T` of a tool as the JSON object the app layer and transports carry.
+fn answer<T: serde::Serialize>(result: Result<T, ToolError>) -> Result<Map<String, Value>, ToolError> {
+    match serde_json::to_value(result?).map_err(ToolError::internal)? {
+        Value::Object(m) => Ok(m),
+        other => Err(ToolError::internal(format!("an answer serialised to {other}, not an object"))),
+    }
 }
 
 /// Refusals any tool can give: a bad argument, no generation loaded yet, out of time, a defect.
@@ -143,15 +157,19 @@ pub static TOOLS: &[Tool] = &[
         title: "Search federal statutes",
         description: "Full-text search over the sections (§§, Artikel, Anlagen) of German federal law from gesetze-im-internet.de. Headings are searchable (\"Notwehr\" finds § 32 StGB). Returns snippets, never decisions; a query that is a § citation (\"§ 823 BGB\") returns that section first. Filter with book. Read the full text with get_law_section.",
         schema: input_schema::<SearchLawsArgs>,
+        output: output_schema::<SearchLawsAnswer>,
         refusals: &[ErrorCode::BookNotFound, ErrorCode::BookAmbiguous],
         shed: &["/results"],
-        run: |g, arguments, schema| laws::search_laws(g, parse::<SearchLawsArgs>(arguments, schema)?),
+        run: |g, arguments, schema| {
+            answer::<SearchLawsAnswer>(laws::search_laws(g, parse::<SearchLawsArgs>(arguments, schema)?))
+        },
     },
     Tool {
         name: "get_law_section",
         title: "Read one section of a law",
         description: "The complete plain text of one § / Artikel / Anlage by book and section (\"BGB\" + \"823\"; \"GG\" + \"Art. 20\"; \"EGBGB\" + \"Art. 229 § 5\"). Exact sections only (never § 1823 for 823); a miss returns a hint showing how the book labels its sections. \"§ 32 Abs. 2\" also returns that Absatz with its offsets into the section text (Satz and Nr. are named, not located). Never truncated: offset/length return a snippet with total_length, has_more and next_offset instead. For a whole law, its metadata or its table of contents use get_law; to find a § by words, search_laws.",
         schema: input_schema::<GetLawSectionArgs>,
+        output: output_schema::<GetLawSectionAnswer>,
         refusals: &[
             ErrorCode::BookNotFound,
             ErrorCode::BookAmbiguous,
@@ -161,40 +179,53 @@ pub static TOOLS: &[Tool] = &[
             ErrorCode::OffsetOutOfRange,
         ],
         shed: &[],
-        run: |g, arguments, schema| laws::get_law_section(g, parse::<GetLawSectionArgs>(arguments, schema)?),
+        run: |g, arguments, schema| {
+            answer::<GetLawSectionAnswer>(laws::get_law_section(g, parse::<GetLawSectionArgs>(arguments, schema)?))
+        },
     },
     Tool {
         name: "get_law",
         title: "Read a law: metadata, table of contents, text",
         description: "A law by abbreviation: metadata (title, dates, Fundstelle, Stand), the table of contents (keys that get_law_section accepts, paged with toc_offset/toc_limit) and/or the whole plain text paged by characters (follow next_offset). Links to the law on gesetze-im-internet.de.",
         schema: input_schema::<GetLawArgs>,
+        output: output_schema::<GetLawAnswer>,
         refusals: &[ErrorCode::BookNotFound, ErrorCode::BookAmbiguous, ErrorCode::OffsetOutOfRange],
         shed: &["/toc/entries"],
-        run: |g, arguments, schema| laws::get_law(g, parse::<GetLawArgs>(arguments, schema)?),
+        run: |g, arguments, schema| answer::<GetLawAnswer>(laws::get_law(g, parse::<GetLawArgs>(arguments, schema)?)),
     },
     Tool {
         name: "list_law_books",
         title: "List law books",
         description: "The federal laws held, with abbreviation, title and section count; filter by abbreviation prefix or a title substring; paged with limit/offset and a total. To find a § by words use search_laws; for one law, get_law.",
         schema: input_schema::<ListLawBooksArgs>,
+        output: output_schema::<ListLawBooksAnswer>,
         refusals: &[],
         shed: &["/laws"],
-        run: |g, arguments, schema| laws::list_law_books(g, parse::<ListLawBooksArgs>(arguments, schema)?),
+        run: |g, arguments, schema| {
+            answer::<ListLawBooksAnswer>(laws::list_law_books(g, parse::<ListLawBooksArgs>(arguments, schema)?))
+        },
     },
     Tool {
         name: "search_decisions",
         title: "Search court decisions",
         description: "Full-text search over German court decisions (passages grouped by decision, with snippets and their Randnummer). Filters: court (all chambers), branch, document_type, date_from/date_to, cited_norm, cited_case_id; sort by relevance, date or most_cited; pages 1-10 of up to 20 rows. A query that is one Aktenzeichen or ECLI is looked up exactly (mode says so). totals say what they count; an empty result under a filter reports whether the value exists (filter_vocabulary). Never returns laws. Without words use filter_cases; laws and decisions at once, cross_type_search; counts instead of rows, get_case_statistics.",
         schema: input_schema::<SearchDecisionsArgs>,
+        output: output_schema::<SearchDecisionsAnswer>,
         refusals: &[ErrorCode::CourtNotFound, ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/results"],
-        run: |g, arguments, schema| decisions::search_decisions(g, parse::<SearchDecisionsArgs>(arguments, schema)?),
+        run: |g, arguments, schema| {
+            answer::<SearchDecisionsAnswer>(decisions::search_decisions(
+                g,
+                parse::<SearchDecisionsArgs>(arguments, schema)?,
+            ))
+        },
     },
     Tool {
         name: "get_decision",
         title: "Read a court decision",
         description: "One decision by id, Aktenzeichen (any of a joined proceeding's numbers) or ECLI: metadata, available_sections, Randnummern and the whole plain text (never truncated), or a snippet (offset/length with total_length, has_more, next_offset), one section (section=\"Tenor\"), or a Randnummer window (rn_from/rn_to, snapped to whole blocks). An Aktenzeichen several decisions share is refused with the candidates unless court/date pick one.",
         schema: input_schema::<GetDecisionArgs>,
+        output: output_schema::<GetDecisionAnswer>,
         refusals: &[
             ErrorCode::DecisionNotFound,
             ErrorCode::DecisionAmbiguous,
@@ -202,71 +233,101 @@ pub static TOOLS: &[Tool] = &[
             ErrorCode::OffsetOutOfRange,
         ],
         shed: &[],
-        run: |g, arguments, schema| decisions::get_decision(g, parse::<GetDecisionArgs>(arguments, schema)?),
+        run: |g, arguments, schema| {
+            answer::<GetDecisionAnswer>(decisions::get_decision(g, parse::<GetDecisionArgs>(arguments, schema)?))
+        },
     },
     Tool {
         name: "filter_cases",
         title: "List decisions by metadata",
         description: "Decisions matching court, branch, document_type, date range, file number, ECLI, a cited norm or whole law (cited_norm) or a cited decision (cited_case_id), newest first or most cited first (sort=most_cited: the corpus's leading decisions); paged with limit/offset and a labelled total. No words and no ranking by relevance: for words use search_decisions; for one decision by its id, get_decision.",
         schema: input_schema::<FilterCasesArgs>,
+        output: output_schema::<FilterCasesAnswer>,
         refusals: &[ErrorCode::CourtNotFound, ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/results"],
-        run: |g, arguments, schema| decisions::filter_cases(g, parse::<FilterCasesArgs>(arguments, schema)?),
+        run: |g, arguments, schema| {
+            answer::<FilterCasesAnswer>(decisions::filter_cases(g, parse::<FilterCasesArgs>(arguments, schema)?))
+        },
     },
     Tool {
         name: "list_courts",
         title: "List courts",
         description: "Courts with canonical name, type, branch, level, Land, ECLI code and the decisions held (count, earliest, latest). Filter by branch, land, level; include_empty also lists reference-table courts with nothing held. One court with its decisions per year: get_court.",
         schema: input_schema::<ListCourtsArgs>,
+        output: output_schema::<ListCourtsAnswer>,
         refusals: &[],
         shed: &["/results"],
-        run: |g, arguments, schema| courts::list_courts(g, parse::<ListCourtsArgs>(arguments, schema)?),
+        run: |g, arguments, schema| {
+            answer::<ListCourtsAnswer>(courts::list_courts(g, parse::<ListCourtsArgs>(arguments, schema)?))
+        },
     },
     Tool {
         name: "get_court",
         title: "One court and its holdings",
         description: "A court by name, citation name or ECLI code: its reference data and the decisions held per year.",
         schema: input_schema::<GetCourtArgs>,
+        output: output_schema::<GetCourtAnswer>,
         refusals: &[ErrorCode::CourtNotFound],
         shed: &[],
-        run: |g, arguments, schema| courts::get_court(g, parse::<GetCourtArgs>(arguments, schema)?),
+        run: |g, arguments, schema| {
+            answer::<GetCourtAnswer>(courts::get_court(g, parse::<GetCourtArgs>(arguments, schema)?))
+        },
     },
     Tool {
         name: "list_facets",
         title: "Count decisions by facet",
         description: "Value counts of court_name, court_branch, document_type or year (the same counts as get_case_statistics and corpus_coverage), or of cited_norms, optionally by prefix; says when the list is truncated and how many decisions lack the field.",
         schema: input_schema::<ListFacetsArgs>,
+        output: output_schema::<ListFacetsAnswer>,
         refusals: &[],
         shed: &["/values"],
-        run: |g, arguments, schema| courts::list_facets(g, parse::<ListFacetsArgs>(arguments, schema)?),
+        run: |g, arguments, schema| {
+            answer::<ListFacetsAnswer>(courts::list_facets(g, parse::<ListFacetsArgs>(arguments, schema)?))
+        },
     },
     Tool {
         name: "cross_type_search",
         title: "Search laws and decisions together",
         description: "One query over statutes and decisions, answered in two separate sections (never merged or ranked against each other). book filters the laws section; court, branch, document_type and dates filter the decisions section.",
         schema: input_schema::<CrossTypeSearchArgs>,
+        output: output_schema::<CrossTypeSearchAnswer>,
         refusals: &[],
         shed: &["/decisions/results", "/laws/results"],
-        run: |g, arguments, schema| decisions::cross_type_search(g, parse::<CrossTypeSearchArgs>(arguments, schema)?),
+        run: |g, arguments, schema| {
+            answer::<CrossTypeSearchAnswer>(decisions::cross_type_search(
+                g,
+                parse::<CrossTypeSearchArgs>(arguments, schema)?,
+            ))
+        },
     },
     Tool {
         name: "get_similar_cases",
         title: "Decisions similar to one",
         description: "More-like-this: decisions whose passages share the given decision's most distinctive words; says which words it used. Lexical, not a citation link: for what a decision cites use get_case_references, for who cites it get_citing_cases.",
         schema: input_schema::<GetSimilarCasesArgs>,
+        output: output_schema::<GetSimilarCasesAnswer>,
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/results"],
-        run: |g, arguments, schema| decisions::get_similar_cases(g, parse::<GetSimilarCasesArgs>(arguments, schema)?),
+        run: |g, arguments, schema| {
+            answer::<GetSimilarCasesAnswer>(decisions::get_similar_cases(
+                g,
+                parse::<GetSimilarCasesArgs>(arguments, schema)?,
+            ))
+        },
     },
     Tool {
         name: "get_case_references",
         title: "What a decision cites",
         description: "The laws and decisions one decision cites, each with its marker text, code-point offsets and what it was bound to: laws checked against the current text (bound, section_absent_in_current_text, absatz_absent_in_current_text, statute_unknown …), decisions with a status (resolved, unresolved_ambiguous with candidates, unresolved_no_match, unresolved_out_of_coverage, unresolved_pending) and a role (procedural for the Vorinstanz chain, else cited). Also the decision's Normenkette.",
         schema: input_schema::<GetCaseReferencesArgs>,
+        output: output_schema::<CaseReferencesAnswer>,
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/cases", "/laws"],
         run: |g, arguments, schema| {
-            citations::get_case_references(g, parse::<GetCaseReferencesArgs>(arguments, schema)?)
+            answer::<CaseReferencesAnswer>(citations::get_case_references(
+                g,
+                parse::<GetCaseReferencesArgs>(arguments, schema)?,
+            ))
         },
     },
     Tool {
@@ -274,24 +335,34 @@ pub static TOOLS: &[Tool] = &[
         title: "Decisions citing a decision",
         description: "Held decisions with a resolved citation of the given decision, newest first, with their role and how often they cite it; total before paging. One hop, paged; both directions and two hops at once: get_citation_graph. What the decision itself cites: get_case_references.",
         schema: input_schema::<GetCitingCasesArgs>,
+        output: output_schema::<CitingCasesAnswer>,
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/results"],
-        run: |g, arguments, schema| citations::get_citing_cases(g, parse::<GetCitingCasesArgs>(arguments, schema)?),
+        run: |g, arguments, schema| {
+            answer::<CitingCasesAnswer>(citations::get_citing_cases(g, parse::<GetCitingCasesArgs>(arguments, schema)?))
+        },
     },
     Tool {
         name: "get_citation_graph",
         title: "Citation neighbourhood of a decision",
         description: "Decisions linked to one decision by resolved citations: outgoing, incoming or both, depth 1 or 2, one node per distinct decision with depth and role, the edges between them, a node cap (capped says when it was hit), totals that do not change with the cap, and the root's unresolved citations by status.",
         schema: input_schema::<GetCitationGraphArgs>,
+        output: output_schema::<CitationGraphAnswer>,
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/edges"],
-        run: |g, arguments, schema| citations::get_citation_graph(g, parse::<GetCitationGraphArgs>(arguments, schema)?),
+        run: |g, arguments, schema| {
+            answer::<CitationGraphAnswer>(citations::get_citation_graph(
+                g,
+                parse::<GetCitationGraphArgs>(arguments, schema)?,
+            ))
+        },
     },
     Tool {
         name: "get_cases_for_law",
         title: "Decisions citing a § or Artikel",
         description: "Held decisions whose text or norm field cites the given § / Artikel (finer citations with Abs., Satz, Nr. included), sorted by date or most_cited. The § text itself: get_law_section; counts by court and year for a norm: get_case_statistics with cited_norm.",
         schema: input_schema::<GetCasesForLawArgs>,
+        output: output_schema::<CasesForLawAnswer>,
         refusals: &[
             ErrorCode::BookNotFound,
             ErrorCode::BookAmbiguous,
@@ -299,44 +370,68 @@ pub static TOOLS: &[Tool] = &[
             ErrorCode::SectionAmbiguous,
         ],
         shed: &["/results"],
-        run: |g, arguments, schema| citations::get_cases_for_law(g, parse::<GetCasesForLawArgs>(arguments, schema)?),
+        run: |g, arguments, schema| {
+            answer::<CasesForLawAnswer>(citations::get_cases_for_law(
+                g,
+                parse::<GetCasesForLawArgs>(arguments, schema)?,
+            ))
+        },
     },
     Tool {
         name: "corpus_coverage",
         title: "What is covered and what is held",
         description: "The coverage map (buckets of what is ingested, with date ranges and sources) with, per decision bucket, the claimed and the measured exhaustiveness (toc items in the window, held, missing), and the holdings of this generation by court, branch, document type and year (the same counts as get_case_statistics, list_courts and list_facets).",
         schema: input_schema::<CorpusCoverageArgs>,
+        output: output_schema::<CorpusCoverageAnswer>,
         refusals: &[],
         shed: &["/held_by_court"],
-        run: |g, arguments, schema| citations::corpus_coverage(g, parse::<CorpusCoverageArgs>(arguments, schema)?),
+        run: |g, arguments, schema| {
+            answer::<CorpusCoverageAnswer>(citations::corpus_coverage(
+                g,
+                parse::<CorpusCoverageArgs>(arguments, schema)?,
+            ))
+        },
     },
     Tool {
         name: "check_citations",
         title: "Check every citation in a text",
         description: "The hallucination guard: every statute and decision citation in a German legal text (50-20,000 characters), one finding per occurrence with code-point offsets and a verdict: verified_corpus (exists in what we hold: the § and cited Absatz in the current federal text, or exactly one decision that nothing printed contradicts), not_found (with evidence.reason; Land law is out_of_scope), out_of_coverage (court/year outside the coverage map), ambiguous (candidates), unverifiable (a tooling limit, with its reason), discrepancy (found, but the citation contradicts it). Plus unique_citations, verdict_counts, reason_counts, refused look-alikes and extraction losses. Never verifies what it cannot find.",
         schema: input_schema::<CheckCitationsArgs>,
+        output: output_schema::<CheckCitationsAnswer>,
         refusals: &[ErrorCode::TextTooLong, ErrorCode::TextTooShort, ErrorCode::NotGermanLegalText],
         shed: &["/findings", "/unique_citations"],
-        run: |g, arguments, schema| checker::check_citations(g, parse::<CheckCitationsArgs>(arguments, schema)?),
+        run: |g, arguments, schema| {
+            answer::<CheckCitationsAnswer>(checker::check_citations(g, parse::<CheckCitationsArgs>(arguments, schema)?))
+        },
     },
     Tool {
         name: "validate_citation",
         title: "Validate one citation",
         description: "One Aktenzeichen, ECLI or § reference: found (verified_corpus) or not, match_type, the verdict and the matched record. Exact only: never § 1823 BGB for § 823 BGB. For every citation in a passage use check_citations.",
         schema: input_schema::<ValidateCitationArgs>,
+        output: output_schema::<ValidateCitationAnswer>,
         refusals: &[],
         shed: &[],
-        run: |g, arguments, schema| checker::validate_citation(g, parse::<ValidateCitationArgs>(arguments, schema)?),
+        run: |g, arguments, schema| {
+            answer::<ValidateCitationAnswer>(checker::validate_citation(
+                g,
+                parse::<ValidateCitationArgs>(arguments, schema)?,
+            ))
+        },
     },
     Tool {
         name: "assemble_datapackage",
         title: "Package decisions with their citations",
         description: "1-10 decisions (ids, Aktenzeichen or ECLIs) in one JSON package for grounded LLM context: metadata, an excerpt (~700 characters from the Leitsatz, else Tenor, else Gründe) or the full text, and each decision's outgoing citation edges (resolved to a held decision, or unresolved with status), with edge_accounting (total, included, dropped). max_chars is the response budget: over it, the package sheds in a fixed order (texts shortened to ~300 characters, then edges capped per decision, then decisions dropped from the end of ids) and says so in payload_truncated, truncation (steps, dropped_seed_ids) and truncation_notice. Every cut text carries offset, total_length and has_more. An id that names no single decision fails the whole call (unresolved_ids). For one whole decision use get_decision.",
         schema: input_schema::<AssembleDatapackageArgs>,
+        output: output_schema::<DatapackageAnswer>,
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &[],
         run: |g, arguments, schema| {
-            datapackage::assemble_datapackage(g, parse::<AssembleDatapackageArgs>(arguments, schema)?)
+            answer::<DatapackageAnswer>(datapackage::assemble_datapackage(
+                g,
+                parse::<AssembleDatapackageArgs>(arguments, schema)?,
+            ))
         },
     },
     Tool {
@@ -344,10 +439,14 @@ pub static TOOLS: &[Tool] = &[
         title: "Count decisions by court, year, branch, type",
         description: "Counts of held decisions by court, year, branch and document type, under the same filters as search_decisions (court, branch, document_type, date_from, date_to, cited_norm, cited_case_id) and an optional query matched exactly as search_decisions matches it. Each breakdown sums to total (total_basis says what it counts); values not recorded are counted under null (undated decisions under year null). Rows instead of counts: search_decisions or filter_cases; one facet with a prefix or cited norms: list_facets.",
         schema: input_schema::<GetCaseStatisticsArgs>,
+        output: output_schema::<CaseStatisticsAnswer>,
         refusals: &[ErrorCode::CourtNotFound, ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &[],
         run: |g, arguments, schema| {
-            statistics::get_case_statistics(g, parse::<GetCaseStatisticsArgs>(arguments, schema)?)
+            answer::<CaseStatisticsAnswer>(statistics::get_case_statistics(
+                g,
+                parse::<GetCaseStatisticsArgs>(arguments, schema)?,
+            ))
         },
     },
     Tool {
@@ -355,9 +454,12 @@ pub static TOOLS: &[Tool] = &[
         title: "What this server holds",
         description: "Counts of laws and sections, source snapshot, and the generation (id, build time, code commit) answers come from. What is covered per court and period: corpus_coverage.",
         schema: input_schema::<NoArgs>,
+        output: output_schema::<PlatformInfoAnswer>,
         refusals: &[],
         shed: &[],
-        run: |g, arguments, schema| laws::platform_info(g, parse::<NoArgs>(arguments, schema)?),
+        run: |g, arguments, schema| {
+            answer::<PlatformInfoAnswer>(laws::platform_info(g, parse::<NoArgs>(arguments, schema)?))
+        },
     },
 ];
 

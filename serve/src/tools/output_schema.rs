@@ -1,96 +1,66 @@
 //! Each tool's `outputSchema`: the JSON Schema (2020-12) its `structuredContent` conforms to on
 //! success (a refusal carries the refusal fields instead, flagged `isError`).
 //!
-//! The schemas live as data in `serve/schemas/<tool>.json`; the shapes several tools share (a
-//! decision's metadata, a court, a law, the generation, counts by status) are defined once in
-//! `serve/schemas/_defs.json` and referenced as `#/$defs/…`. Each served schema is
-//! self-contained: the shared definitions and the envelope (`api_version`, `generation`,
-//! `ignored_parameters`) are merged in here. A `null` in a type list means "not recorded",
-//! never zero. `tests/python/output_schema_check.py` validates every tool's answers against
-//! these schemas through a real MCP client.
+//! The answer schema comes from the tool's answer struct (`contract::answers`, through
+//! [`crate::tools::Tool::output`]); the shapes several tools share (a decision's metadata, a
+//! court, a law) are its `$defs`, referenced as `#/$defs/Name`. Each served schema is
+//! self-contained: the envelope (`api_version`, `generation`, `ignored_parameters`), the
+//! response budget's marks and the refusal are merged in here. A `null` in a type list means
+//! "not recorded", never zero. `tests/python/output_schema_check.py` validates every tool's
+//! answers against these schemas through a real MCP client.
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use serde_json::{Value, json};
 
-const DEFS: &str = include_str!("../../schemas/_defs.json");
+static SCHEMAS: LazyLock<HashMap<&'static str, Value>> =
+    LazyLock::new(|| crate::tools::TOOLS.iter().map(|t| (t.name, served_schema(t))).collect());
 
-macro_rules! schema_files {
-    ($($name:literal),* $(,)?) => {
-        &[$(($name, include_str!(concat!("../../schemas/", $name, ".json")))),*]
+/// The served `outputSchema` of `tool`: its answer struct's schema with the envelope (and the
+/// budget's marks for a tool with sheddable lists) as `#/$defs/answer`, the refusal as
+/// `#/$defs/refusal`, and the shared shapes beside them.
+fn served_schema(tool: &crate::tools::Tool) -> Value {
+    let mut schema = (tool.output)();
+    let mut defs = match schema.as_object_mut().and_then(|m| m.remove("$defs")) {
+        Some(Value::Object(d)) => d,
+        _ => serde_json::Map::new(),
     };
+    let mut required: Vec<Value> = schema["required"].as_array().cloned().unwrap_or_default();
+    required.splice(0..0, [json!("api_version"), json!("generation")]);
+    let props = schema["properties"].as_object_mut().expect("an answer schema with properties");
+    props.insert("api_version".into(), json!({"type": "string", "description": "SemVer of this API surface."}));
+    props.insert("generation".into(), json!({"$ref": "#/$defs/generation"}));
+    props.insert(
+        "ignored_parameters".into(),
+        json!({"type": "array", "items": {"type": "string"}, "description": "Arguments sent that this tool does not declare: accepted and ignored."}),
+    );
+    if !tool.shed.is_empty() {
+        props.insert("payload_truncated".into(), json!({"type": "boolean", "description": "true when rows were dropped from the end of this answer's lists to fit the response budget (truncation says which, guidance what to do)."}));
+        props.insert("truncation".into(), json!({"type": "object", "properties": {
+            "budget_bytes": {"type": "integer"}, "size_before": {"type": "integer"}, "size_after": {"type": "integer"},
+            "fits_budget": {"type": "boolean"},
+            "dropped": {"type": "object", "additionalProperties": {"type": "integer"}, "description": "Rows dropped per list (JSON pointer)."},
+            "order": {"type": "string"}},
+            "required": ["budget_bytes", "size_before", "fits_budget"]}));
+        props.insert("guidance".into(), json!({"type": "string"}));
+        required.push(json!("payload_truncated"));
+    }
+    schema["required"] = Value::Array(required);
+    defs.insert(
+        "generation".into(),
+        json!({"description": "The index generation the answer was served from.", "type": "object",
+               "properties": {"id": {"type": "string"}, "built_at": {"type": "string"}}, "required": ["id", "built_at"]}),
+    );
+    defs.insert("answer".into(), schema);
+    defs.insert("refusal".into(), refusal_schema(tool.refusals));
+    json!({
+        "type": "object",
+        "description": "The answer (#/$defs/answer), or, with isError, a refusal (#/$defs/refusal) whose error_code is one this tool lists.",
+        "anyOf": [{"$ref": "#/$defs/answer"}, {"$ref": "#/$defs/refusal"}],
+        "$defs": defs,
+    })
 }
-
-/// (tool name, schema text) for every tool.
-const FILES: &[(&str, &str)] = schema_files!(
-    "search_laws",
-    "get_law_section",
-    "get_law",
-    "list_law_books",
-    "search_decisions",
-    "get_decision",
-    "filter_cases",
-    "list_courts",
-    "get_court",
-    "list_facets",
-    "cross_type_search",
-    "get_similar_cases",
-    "get_case_references",
-    "get_citing_cases",
-    "get_citation_graph",
-    "get_cases_for_law",
-    "corpus_coverage",
-    "check_citations",
-    "validate_citation",
-    "assemble_datapackage",
-    "get_case_statistics",
-    "get_platform_info",
-);
-
-static SCHEMAS: LazyLock<HashMap<&'static str, Value>> = LazyLock::new(|| {
-    let defs: Value = serde_json::from_str(DEFS).expect("serve/schemas/_defs.json is JSON");
-    FILES
-        .iter()
-        .map(|(name, text)| {
-            let mut schema: Value =
-                serde_json::from_str(text).unwrap_or_else(|e| panic!("serve/schemas/{name}.json is not JSON: {e}"));
-            let mut required: Vec<Value> = schema["required"].as_array().cloned().unwrap_or_default();
-            required.splice(0..0, [json!("api_version"), json!("generation")]);
-            let props = schema["properties"].as_object_mut().expect("a schema with properties");
-            props.insert("api_version".into(), json!({"type": "string", "description": "SemVer of this API surface."}));
-            props.insert("generation".into(), json!({"$ref": "#/$defs/generation"}));
-            props.insert(
-                "ignored_parameters".into(),
-                json!({"type": "array", "items": {"type": "string"}, "description": "Arguments sent that this tool does not declare: accepted and ignored."}),
-            );
-            let tool = crate::tools::find(name);
-            if tool.is_some_and(|t| !t.shed.is_empty()) {
-                props.insert("payload_truncated".into(), json!({"type": "boolean", "description": "true when rows were dropped from the end of this answer's lists to fit the response budget (truncation says which, guidance what to do)."}));
-                props.insert("truncation".into(), json!({"type": "object", "properties": {
-                    "budget_bytes": {"type": "integer"}, "size_before": {"type": "integer"}, "size_after": {"type": "integer"},
-                    "fits_budget": {"type": "boolean"}, "dropped": {"$ref": "#/$defs/counts"}, "order": {"type": "string"}},
-                    "required": ["budget_bytes", "size_before", "fits_budget"]}));
-                props.insert("guidance".into(), json!({"type": "string"}));
-                required.push(json!("payload_truncated"));
-            }
-            schema["required"] = Value::Array(required);
-            let refusal = refusal_schema(tool.map(|t| t.refusals).unwrap_or_default());
-            let both = json!({"answer": schema, "refusal": refusal});
-            let mut all_defs = referenced_defs(&both, &defs);
-            if let (Some(m), Value::Object(b)) = (all_defs.as_object_mut(), both) {
-                m.extend(b);
-            }
-            let root = json!({
-                "type": "object",
-                "description": "The answer (#/$defs/answer), or, with isError, a refusal (#/$defs/refusal) whose error_code is one this tool lists.",
-                "anyOf": [{"$ref": "#/$defs/answer"}, {"$ref": "#/$defs/refusal"}],
-                "$defs": all_defs,
-            });
-            (*name, root)
-        })
-        .collect()
-});
 
 /// A refusal of a tool that lists `own` codes: the envelope, `error_code` (one of `own` or of
 /// the codes every tool can give), `message`, `retryable`, `hint`; `generation` is null when
@@ -112,39 +82,7 @@ fn refusal_schema(own: &[crate::contract::answer::ErrorCode]) -> Value {
     })
 }
 
-/// The definitions of `defs` that `schema` references, directly or through another definition
-/// (so each served schema carries only what it uses).
-fn referenced_defs(schema: &Value, defs: &Value) -> Value {
-    fn refs(v: &Value, out: &mut Vec<String>) {
-        match v {
-            Value::Object(m) => {
-                for (k, x) in m {
-                    match (k.as_str(), x.as_str().and_then(|r| r.strip_prefix("#/$defs/"))) {
-                        ("$ref", Some(name)) => out.push(name.to_string()),
-                        _ => refs(x, out),
-                    }
-                }
-            }
-            Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
-            _ => {}
-        }
-    }
-    let mut wanted = Vec::new();
-    refs(schema, &mut wanted);
-    let mut picked = serde_json::Map::new();
-    while let Some(name) = wanted.pop() {
-        if picked.contains_key(&name) {
-            continue;
-        }
-        if let Some(def) = defs.get(&name) {
-            refs(def, &mut wanted);
-            picked.insert(name, def.clone());
-        }
-    }
-    Value::Object(picked)
-}
-
-/// The `outputSchema` of the tool `name`, or None for a name without a schema file.
+/// The `outputSchema` of the tool `name`, or None for a name no tool has.
 pub fn for_tool(name: &str) -> Option<&'static Value> {
     SCHEMAS.get(name)
 }
@@ -157,7 +95,7 @@ mod tests {
     #[test]
     fn every_tool_has_exactly_one_output_schema_with_the_envelope() {
         for t in TOOLS {
-            let s = for_tool(t.name).unwrap_or_else(|| panic!("{} has no serve/schemas/{0}.json", t.name));
+            let s = for_tool(t.name).unwrap_or_else(|| panic!("{} has no output schema", t.name));
             assert_eq!(s["type"], "object", "{}", t.name);
             for def in ["answer", "refusal"] {
                 for field in ["api_version", "generation"] {
@@ -170,21 +108,33 @@ mod tests {
                 assert!(codes.contains(&json!(c.as_str())), "{}: {} not in its refusal schema", t.name, c.as_str());
             }
         }
-        for (name, _) in FILES {
-            assert!(TOOLS.iter().any(|t| t.name == *name), "serve/schemas/{name}.json names no tool");
+    }
+
+    /// The closed sets a schema lists are the sets the code answers with, and a field that is
+    /// always sent (null = not recorded) is required, so a client can tell null from absent.
+    #[test]
+    fn closed_sets_and_nullable_fields_are_declared_as_they_are_sent() {
+        use model::{ExpansionReason, ExpansionStatus};
+        let s = for_tool("search_laws").unwrap();
+        let e = &s["$defs"]["QueryExpansionReport"];
+        assert_eq!(e["properties"]["status"]["enum"], json!(ExpansionStatus::SPELLINGS));
+        let mut reasons = ExpansionReason::SPELLINGS.iter().map(|r| json!(r)).collect::<Vec<_>>();
+        reasons.push(Value::Null);
+        assert_eq!(e["properties"]["reason"]["enum"], Value::Array(reasons), "null = applied, no reason");
+        assert!(e["required"].as_array().unwrap().contains(&json!("reason")), "reason is sent as null");
+        let d = &for_tool("get_decision").unwrap()["$defs"]["DecisionSummary"];
+        for field in ["aktenzeichen", "court", "date", "ecli", "fundstelle"] {
+            assert!(d["required"].as_array().unwrap().contains(&json!(field)), "{field} is always sent");
         }
     }
 
-    /// The closed sets a schema lists are the sets the code answers with.
+    /// Strict validators (Ajv in strict mode) refuse a `format` they do not know (`uint`).
     #[test]
-    fn query_expansion_lists_exactly_its_closed_sets() {
-        use model::{ExpansionReason, ExpansionStatus};
-        let defs: Value = serde_json::from_str(DEFS).unwrap();
-        let e = &defs["query_expansion"]["properties"];
-        assert_eq!(e["status"]["enum"], json!(ExpansionStatus::SPELLINGS));
-        let mut reasons = vec![Value::Null];
-        reasons.extend(ExpansionReason::SPELLINGS.iter().map(|r| json!(r)));
-        assert_eq!(e["reason"]["enum"], Value::Array(reasons), "null = applied, no reason");
+    fn no_output_schema_carries_a_format() {
+        for t in TOOLS {
+            let text = for_tool(t.name).unwrap().to_string();
+            assert!(!text.contains("\"format\""), "{} declares a format", t.name);
+        }
     }
 
     /// Every `$ref` points at a definition the merged schema carries.
@@ -205,7 +155,7 @@ mod tests {
                 _ => {}
             }
         }
-        for (name, _) in FILES {
+        for name in TOOLS.iter().map(|t| t.name) {
             let s = for_tool(name).unwrap();
             let mut found = Vec::new();
             refs(s, &mut found);

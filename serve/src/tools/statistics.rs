@@ -12,23 +12,21 @@
 //! `year: null`, never dropped and never guessed).
 
 use crate::contract::answer::ToolError;
+use crate::contract::answers::{ByBranch, ByCourt, ByDocumentType, CaseStatisticsAnswer, Unrecorded, YearCount};
 use crate::contract::args::GetCaseStatisticsArgs;
 use crate::query::decision_search::{IDENTIFIER_BASIS, QueryMatch, match_query, text_basis};
 use crate::query::facts::{Fact, fact_counts, filtered_fact_counts};
 use crate::query::filters::Filters;
 use index::Generation;
 use model::SearchMode;
-use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, HashSet};
 
 /// `get_case_statistics(query?, court?, branch?, document_type?, date_from?, date_to?,
 /// cited_norm?, cited_case_id?)`.
-pub fn get_case_statistics(g: &Generation, a: GetCaseStatisticsArgs) -> Result<Map<String, Value>, ToolError> {
+pub fn get_case_statistics(g: &Generation, a: GetCaseStatisticsArgs) -> Result<CaseStatisticsAnswer, ToolError> {
     let query = a.query;
     let filters = Filters::from_search_args(g, &a.filters, &a.citations)?;
-    let mut out = Map::new();
-    out.insert("query".into(), json!(query));
-    out.insert("filters_applied".into(), filters.applied());
+    let mut text_match_mode = None;
 
     // Without a query the filters decide in SQL; with one, the matched decisions are counted.
     let (basis, mode, counts) = match &query {
@@ -43,7 +41,7 @@ pub fn get_case_statistics(g: &Generation, a: GetCaseStatisticsArgs) -> Result<M
             }
             QueryMatch::Text { citation, match_mode, ids, .. } => {
                 let keep: HashSet<i64> = ids.iter().map(|(id, _)| *id as i64).collect();
-                out.insert("match_mode".into(), json!(match_mode));
+                text_match_mode = Some(match_mode);
                 (
                     text_basis(citation, match_mode),
                     if citation { SearchMode::ExactCitation } else { SearchMode::Keyword },
@@ -53,44 +51,31 @@ pub fn get_case_statistics(g: &Generation, a: GetCaseStatisticsArgs) -> Result<M
         },
     };
 
-    let unrecorded = |m: &BTreeMap<Option<String>, usize>| m.get(&None).copied().unwrap_or(0);
-    let total = counts.total;
-    out.insert("mode".into(), json!(mode));
-    out.insert("total".into(), json!(total));
-    out.insert("total_basis".into(), json!(basis));
-    out.insert(
-        "counts_basis".into(),
-        json!("each decision counts once in every breakdown, so each breakdown sums to total"),
-    );
-    out.insert(
-        "unrecorded".into(),
-        json!({
-            "court": unrecorded(&counts.by_court),
-            "year": unrecorded(&counts.by_year),
-            "document_type": unrecorded(&counts.by_document_type),
-            "branch": unrecorded(&counts.by_branch),
-        }),
-    );
-    out.insert(
-        "null_means".into(),
-        json!("not recorded in our record: court null = the source names no court we could place (its branch is then null too); year null = undated decision; document_type null = no type given. Never zero, never 'none'."),
-    );
-    out.insert("by_court".into(), json!(counts.rows(Fact::Court)));
-    out.insert("by_year".into(), json!(counts.rows(Fact::Year)));
-    out.insert("by_branch".into(), json!(counts.rows(Fact::Branch)));
-    out.insert("by_document_type".into(), json!(counts.rows(Fact::DocumentType)));
-    out.insert("by_court_and_year".into(), json!(counts.court_year_rows()));
-    if total == 0
-        && !filters.is_empty()
-        && let Some(v) = filters.vocabulary(g)?
-    {
-        out.insert("filter_vocabulary".into(), v);
-    }
-    out.insert(
-        "scope".into(),
-        json!(
-            "held decisions of this generation, not all the courts ever decided; corpus_coverage says what is ingested"
-        ),
-    );
-    Ok(out)
+    let unrecorded = |m: &BTreeMap<Option<String>, usize>| m.get(&None).copied().unwrap_or(0) as i64;
+    let total = counts.total as i64;
+    let filter_vocabulary = if total == 0 && !filters.is_empty() { filters.vocabulary(g)? } else { None };
+    Ok(CaseStatisticsAnswer {
+        query,
+        filters_applied: filters.applied(),
+        match_mode: text_match_mode,
+        mode,
+        total,
+        total_basis: basis,
+        counts_basis: "each decision counts once in every breakdown, so each breakdown sums to total",
+        unrecorded: Unrecorded {
+            court: unrecorded(&counts.by_court),
+            year: unrecorded(&counts.by_year),
+            document_type: unrecorded(&counts.by_document_type),
+            branch: unrecorded(&counts.by_branch),
+        },
+        null_means: "not recorded in our record: court null = the source names no court we could place (its branch is then null too); year null = undated decision; document_type null = no type given. Never zero, never 'none'.",
+        by_court: counts.rows_as(Fact::Court, |court, decisions| ByCourt { court, decisions }),
+        by_year: counts.rows_as(Fact::Year, |year, decisions| YearCount { year, decisions }),
+        by_branch: counts.rows_as(Fact::Branch, |branch, decisions| ByBranch { branch, decisions }),
+        by_document_type: counts
+            .rows_as(Fact::DocumentType, |document_type, decisions| ByDocumentType { document_type, decisions }),
+        by_court_and_year: counts.court_year_rows(),
+        filter_vocabulary,
+        scope: "held decisions of this generation, not all the courts ever decided; corpus_coverage says what is ingested",
+    })
 }
