@@ -85,11 +85,15 @@ fn everyday_words_find_the_statutes_terms_and_the_answer_says_what_was_added() {
 
     // Every search answer carries query_expansion, with the status that is true for it.
     let v = search(&c, &server, "search_decisions", json!({"query": "Kaution"}));
-    assert_eq!(v["query_expansion"]["status"], json!("skipped"), "{}", v["query_expansion"]);
-    assert_eq!(v["query_expansion"]["reason"], json!("not_applied_to_decisions"));
+    assert_eq!(v["query_expansion"]["status"], json!("applied"), "{}", v["query_expansion"]);
+    assert!(v["query_analysis"]["words"].is_array(), "{v}");
+    let v = search(&c, &server, "search_decisions", json!({"query": "Kaution", "expand_query": false}));
+    assert_eq!(v["query_expansion"]["reason"], json!("caller_opted_out"));
+    let v = search(&c, &server, "search_decisions", json!({"query": "§ 823 BGB"}));
+    assert_eq!(v["query_expansion"]["reason"], json!("precise_identifier"), "{}", v["query_expansion"]);
     let v = search(&c, &server, "cross_type_search", json!({"query": "Fahrerflucht"}));
     assert_eq!(v["laws"]["query_expansion"]["status"], json!("applied"), "{}", v["laws"]);
-    assert_eq!(v["decisions"]["query_expansion"]["status"], json!("skipped"));
+    assert_eq!(v["decisions"]["query_expansion"]["status"], json!("applied"), "{}", v["decisions"]);
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! Ways to ask that agents need (issue 17 item 7), over the embedded sample through the real
-//! `serve` binary: `get_law_section` addressing an Absatz.
+//! `serve` binary: `get_law_section` addressing an Absatz or a Nummer.
 
 use legal_tests::http::Client;
 use legal_tests::procs::Server;
@@ -47,6 +47,33 @@ fn an_absatz_is_returned_with_its_offsets_into_the_whole_section() {
 }
 
 #[test]
+fn a_nummer_is_returned_inside_its_absatz_with_offsets_into_the_whole_section() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    let (status, v) = section(&c, &server, json!({"book": "BGB", "section": "§ 573 Abs. 2 Nr. 2"}));
+    assert_eq!(status, 200, "{v}");
+    let (_, full) = section(&c, &server, json!({"book": "BGB", "section": "573"}));
+    let text: Vec<char> = full["content"].as_str().unwrap().chars().collect();
+    let (a, n) = (&v["absatz"], &v["nummer"]);
+    assert_eq!((a["number"].clone(), n["number"].clone()), (json!("2"), json!("2")), "{v}");
+    let span = |p: &Value| (p["start"].as_u64().unwrap() as usize, p["end"].as_u64().unwrap() as usize);
+    let ((a_start, a_end), (n_start, n_end)) = (span(a), span(n));
+    assert!(a_start < n_start && n_end <= a_end, "the Nummer lies inside its Absatz: {a} {n}");
+    assert_eq!(n["text"].as_str().unwrap(), text[n_start..n_end].iter().collect::<String>());
+    assert!(n["text"].as_str().unwrap().starts_with("2. "), "{n}");
+    assert!(!n["text"].as_str().unwrap().contains("\n3. "), "it ends before the next Nummer: {n}");
+    assert_eq!(a["finer_part_not_located"], json!(null), "the Nummer is located, not merely named: {a}");
+    // Below the Nummer: said, not located.
+    let (_, v) = section(&c, &server, json!({"book": "BGB", "section": "§ 573 Abs. 2 Nr. 3 Satz 1"}));
+    assert_eq!(v["nummer"]["finer_part_not_located"], json!("Satz 1"), "{v}");
+    // A Nummer the Absatz does not have names those it has.
+    let (status, v) = section(&c, &server, json!({"book": "BGB", "section": "§ 573 Abs. 2 Nr. 9"}));
+    assert_eq!((status, v["error_code"].clone()), (404, json!("nummer_not_found")), "{v}");
+    assert_eq!(v["nummern_present"], json!(["1", "2", "3"]), "{v}");
+}
+
+#[test]
 fn filter_cases_lists_the_most_cited_decisions_first_without_a_query() {
     let data = legal_tests::sample_data_dir();
     let server = Server::start(data.path(), &[]);
@@ -70,6 +97,29 @@ fn filter_cases_lists_the_most_cited_decisions_first_without_a_query() {
     let (_, body) = c.post(&format!("{}/api/tools/filter_cases", server.base_url), "application/json", "{}");
     let v: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(v["sort"], json!("date_desc_undated_last"));
+}
+
+#[test]
+fn search_decisions_lists_the_leading_decisions_without_a_query() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    let v = post(&c, &server, "search_decisions", json!({"sort": "most_cited", "limit": 20}));
+    assert_eq!((v["mode"].clone(), v["query"].clone()), (json!("filters_only"), json!(null)), "{v}");
+    let rows = v["results"].as_array().unwrap();
+    let counts: Vec<i64> = rows.iter().map(|r| r["citing_cases_count"].as_i64().unwrap()).collect();
+    assert!(counts.windows(2).all(|w| w[0] >= w[1]) && counts[0] > 0, "most cited first: {counts:?}");
+    assert!(rows.iter().all(|r| r["matched_by"] == json!("filters_only")), "{v}");
+    // The same list as filter_cases gives, and the same total.
+    let f = post(&c, &server, "filter_cases", json!({"sort": "most_cited", "limit": 20}));
+    let ids = |v: &Value| v["results"].as_array().unwrap().iter().map(|r| r["id"].clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&v), ids(&f));
+    assert_eq!(v["total"], f["total"]);
+    // Relevance needs words: refused, with what to send instead.
+    let (status, body) =
+        c.post(&format!("{}/api/tools/search_decisions", server.base_url), "application/json", "{}".to_string());
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("sort=most_cited"), "{body}");
 }
 
 fn post(c: &Client, server: &Server, tool: &str, args: Value) -> Value {

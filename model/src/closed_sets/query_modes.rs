@@ -93,8 +93,6 @@ crate::closed_set! {
         PreciseIdentifier => "precise_identifier",
         /// No searchable words are left once the function words are dropped.
         EmptyQuery => "empty_query",
-        /// This search does not use the dictionary yet (decision search; statute search does).
-        NotAppliedToDecisions => "not_applied_to_decisions",
     }
 }
 

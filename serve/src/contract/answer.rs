@@ -29,6 +29,8 @@ pub enum ErrorCode {
     SectionAmbiguous,
     /// The section has no Absatz of that number; `absaetze_present` lists those it has.
     AbsatzNotFound,
+    /// The section (or its Absatz) has no Nummer of that number; `nummern_present` lists those it has.
+    NummerNotFound,
     /// `offset` lies beyond the end of the text.
     OffsetOutOfRange,
     /// No decision is held under that id, Aktenzeichen or ECLI.
@@ -62,6 +64,7 @@ impl ErrorCode {
             ErrorCode::SectionNotFound => "section_not_found",
             ErrorCode::SectionAmbiguous => "section_ambiguous",
             ErrorCode::AbsatzNotFound => "absatz_not_found",
+            ErrorCode::NummerNotFound => "nummer_not_found",
             ErrorCode::OffsetOutOfRange => "offset_out_of_range",
             ErrorCode::DecisionNotFound => "decision_not_found",
             ErrorCode::DecisionAmbiguous => "decision_ambiguous",
@@ -87,6 +90,7 @@ impl ErrorCode {
             ErrorCode::BookNotFound
             | ErrorCode::SectionNotFound
             | ErrorCode::AbsatzNotFound
+            | ErrorCode::NummerNotFound
             | ErrorCode::DecisionNotFound
             | ErrorCode::CourtNotFound
             | ErrorCode::SectionNotInDecision => 404,

@@ -11,8 +11,8 @@
 use std::collections::BTreeSet;
 
 use model::{ExpansionReason, ExpansionStatus};
-use tantivy::query::FuzzyTermQuery;
-use tantivy::schema::Field;
+use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, Query, TermQuery};
+use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, Term};
 
 use crate::contract::answers::{CompoundSplit, QueryAnalysis, TypoCorrection};
@@ -401,4 +401,51 @@ impl QueryPlan {
             QueryExpansion { status: ExpansionStatus::Applied, reason: None, original_query: query.to_string(), added }
         };
     }
+}
+
+/// The word query of a plan: each concept (`occur`: every concept or any) matched by any of its
+/// alternatives (an alternative = all its terms, in any field, each field with its boost), plus
+/// the optional added terms, which rank and never restrict.
+pub fn plan_query(
+    plan: &QueryPlan,
+    fields: &[(Field, f32)],
+    occur: Occur,
+    filters: Vec<(Occur, Box<dyn Query>)>,
+) -> BooleanQuery {
+    let term_query = |t: &str, weight: f32| -> Box<dyn Query> {
+        let per_field: Vec<(Occur, Box<dyn Query>)> = fields
+            .iter()
+            .map(|(field, boost)| {
+                let tq = TermQuery::new(Term::from_field_text(*field, t), IndexRecordOption::WithFreqs);
+                (Occur::Should, Box::new(BoostQuery::new(Box::new(tq), boost * weight)) as Box<dyn Query>)
+            })
+            .collect();
+        Box::new(BooleanQuery::new(per_field))
+    };
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    for c in &plan.concepts {
+        let alternatives: Vec<(Occur, Box<dyn Query>)> = c
+            .alternatives
+            .iter()
+            .map(|a| {
+                let weight = match a.via {
+                    Via::Word => 1.0,
+                    Via::TypoCorrection { .. } => 0.9,
+                    Via::CompoundParts | Via::Expansion { .. } => 0.8,
+                };
+                let all: Vec<(Occur, Box<dyn Query>)> =
+                    a.terms.iter().map(|t| (Occur::Must, term_query(t, weight / a.terms.len() as f32))).collect();
+                (Occur::Should, Box::new(BooleanQuery::new(all)) as Box<dyn Query>)
+            })
+            .collect();
+        // A word the index does not hold at all restricts nothing (it is reported instead); nor
+        // does a bare number beside words ("ab 18", "14 Tage"), which statutes often spell out.
+        let optional = plan.unknown_words.contains(&c.word) || (c.exact && plan.concepts.iter().any(|o| !o.exact));
+        clauses.push((if optional { Occur::Should } else { occur }, Box::new(BooleanQuery::new(alternatives))));
+    }
+    for t in &plan.optional_terms {
+        clauses.push((Occur::Should, term_query(t, 0.5)));
+    }
+    clauses.extend(filters);
+    BooleanQuery::new(clauses)
 }

@@ -5,10 +5,11 @@ use crate::contract::answers::{
     DecisionMatch, DecisionSearchRow, HighlightedSnippet, PassageSnippet, RandnummerSpan, SearchDecisionsAnswer,
 };
 use crate::contract::args::{PAGE_MAX, SearchDecisionsArgs};
+use crate::query::analysis::{QueryPlan, Vocabulary, plan_query};
 use crate::query::filters::Filters;
 use crate::query::identifiers::{looks_like_ecli, looks_like_file_number};
 use crate::query::snippets::Highlighter;
-use crate::query::text::{query_words, words_query};
+use crate::query::text::query_words;
 use crate::store::decisions::{Decision, citing_counts, decision_by_id, decisions_by_ecli, decisions_by_file_number};
 use index::Generation;
 use index::store::{ecli_norm, file_number_norm};
@@ -132,26 +133,24 @@ fn passage_snippets(
 
 /// `search_decisions(query, court?, branch?, document_type?, date_from?, date_to?, sort?, page?, limit?)`.
 pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<SearchDecisionsAnswer, ToolError> {
-    let query = &a.query;
     let filters = Filters::from_search_args(g, &a.filters, &a.citations)?;
+    let Some(query) = &a.query else { return list_by_filters(g, a, &filters) };
     let sort = a.sort;
     let (page, size) = (a.page as usize, a.limit as usize);
+    // An identifier or a § citation is never expanded; words are, unless the caller opted out.
     let expansion = crate::query::expansion::QueryExpansion::not_applied(
         query,
         model::ExpansionStatus::Skipped,
-        if a.expand_query {
-            model::ExpansionReason::NotAppliedToDecisions
-        } else {
-            model::ExpansionReason::CallerOptedOut
-        },
+        model::ExpansionReason::PreciseIdentifier,
     );
     let mut answer = SearchDecisionsAnswer {
-        query: query.clone(),
+        query: Some(query.clone()),
         filters_applied: filters.applied(),
         sort,
         page,
         limit: size,
         query_expansion: expansion.report(),
+        query_analysis: None,
         mode: SearchMode::Keyword,
         mode_note: None,
         match_mode: None,
@@ -165,7 +164,7 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Searc
         scope: None,
     };
 
-    let (q, words, citation, match_mode, ids) = match match_query(g, query, &filters)? {
+    let (q, words, citation, match_mode, ids) = match match_query(g, query, &filters, a.expand_query)? {
         QueryMatch::Identifier { mode, decisions: mut found } => {
             sort_decisions(&mut found, sort);
             let total = found.len();
@@ -186,7 +185,13 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Searc
             }
             return Ok(answer);
         }
-        QueryMatch::Text { query, words, citation, match_mode, ids } => (query, words, citation, match_mode, ids),
+        QueryMatch::Text { query, words, citation, match_mode, ids, plan } => {
+            if let Some(plan) = plan {
+                answer.query_expansion = plan.expansion.report();
+                answer.query_analysis = Some(plan.report());
+            }
+            (query, words, citation, match_mode, ids)
+        }
     };
     let f = g.decision_fields;
     let searcher = g.decisions_reader.searcher();
@@ -255,6 +260,72 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Searc
     Ok(answer)
 }
 
+/// `search_decisions` without words: the decisions matching every filter, newest or most cited
+/// first, paged as a search (counted and paged in SQL).
+fn list_by_filters(
+    g: &Generation,
+    a: &SearchDecisionsArgs,
+    filters: &Filters,
+) -> Result<SearchDecisionsAnswer, ToolError> {
+    let order = match a.sort {
+        DecisionSort::Date => model::CitingSort::Date,
+        DecisionSort::MostCited => model::CitingSort::MostCited,
+        DecisionSort::Relevance => {
+            return Err(ToolError::invalid(
+                "sort=relevance needs a query",
+                "Send query words, or list by the filters alone with sort=most_cited (the leading decisions) or sort=date.",
+            ));
+        }
+    };
+    let (page, size) = (a.page as usize, a.limit as usize);
+    let (conds, vals) = filters.sql_conditions_all(g)?;
+    let order = crate::store::decisions::citing_sort_order(order);
+    let (total, found) =
+        crate::store::decisions::decisions_filtered_page(g, &conds, &vals, order, size, (page - 1) * size)?;
+    let rows = found
+        .iter()
+        .map(|d| DecisionSearchRow {
+            decision: d.summary(),
+            matched_by: DecisionMatch::FiltersOnly,
+            score: None,
+            snippets: Vec::new(),
+        })
+        .collect();
+    let mut answer = SearchDecisionsAnswer {
+        query: None,
+        filters_applied: filters.applied(),
+        sort: a.sort,
+        page,
+        limit: size,
+        query_expansion: crate::query::expansion::QueryExpansion::not_applied(
+            "",
+            model::ExpansionStatus::Skipped,
+            model::ExpansionReason::EmptyQuery,
+        )
+        .report(),
+        query_analysis: None,
+        mode: SearchMode::FiltersOnly,
+        mode_note: Some("No query: every decision matching the filters, in the order sort names."),
+        match_mode: None,
+        total: 0,
+        total_basis: FILTERS_BASIS,
+        returned: 0,
+        has_more: false,
+        paging_note: None,
+        filter_vocabulary: None,
+        results: Vec::new(),
+        scope: Some("court decisions only; laws are searched by search_laws"),
+    };
+    finish_page(&mut answer, total, FILTERS_BASIS, rows);
+    if total == 0 && !filters.is_empty() {
+        answer.filter_vocabulary = filters.vocabulary(g)?;
+    }
+    Ok(answer)
+}
+
+/// `total_basis` of a listing by the filters alone.
+pub(crate) const FILTERS_BASIS: &str = "decisions_held_matching_every_filter";
+
 pub(crate) const IDENTIFIER_BASIS: &str = "decisions_with_this_identifier_after_filters";
 
 /// `total_basis` of a word or § query.
@@ -280,12 +351,22 @@ pub(crate) enum QueryMatch {
         citation: bool,
         match_mode: MatchMode,
         ids: Vec<(u64, Option<i64>)>,
+        /// How the words were analysed (None for a § citation, which is matched as printed).
+        plan: Option<Box<QueryPlan>>,
     },
 }
 
 /// The matching of `search_decisions`, shared with `get_case_statistics` so a count and a
 /// search under the same arguments always agree.
-pub(crate) fn match_query(g: &Generation, query: &str, filters: &Filters) -> Result<QueryMatch, ToolError> {
+/// Words are analysed as for statutes ([`QueryPlan`]: function words dropped, compounds split,
+/// typos corrected against the passage index's vocabulary, and with `expand` the
+/// legal-register terms added); a § citation is matched as a citation, never analysed.
+pub(crate) fn match_query(
+    g: &Generation,
+    query: &str,
+    filters: &Filters,
+    expand: bool,
+) -> Result<QueryMatch, ToolError> {
     let trimmed = query.trim();
     if looks_like_ecli(trimmed) || looks_like_file_number(trimmed) {
         // Exact keyword mode: the query is an identifier throughout.
@@ -305,28 +386,45 @@ pub(crate) fn match_query(g: &Generation, query: &str, filters: &Filters) -> Res
         ));
     }
     let f = g.decision_fields;
-    let build = |occur: Occur| words_query(&words, &[(f.text, 1.0), (f.heading, 2.0)], occur, filters.clauses(g));
     let searcher = g.decisions_reader.searcher();
     // A § / Art. citation throughout (`§ 823 BGB`, `Art. 20 GG`): its words in order, close
     // together (`§ 823 Abs. 1 BGB` matches), never the words scattered over a passage.
     let citation = crate::query::identifiers::parse_section_citation(trimmed).is_some() && words.len() >= 2;
-    let mut match_mode = if citation { MatchMode::CitationWordsInOrder } else { MatchMode::AllTermsInOnePassage };
-    let mut q = if citation {
+    if citation {
         let mut phrase = PhraseQuery::new(words.iter().map(|w| Term::from_field_text(f.text, w)).collect());
         phrase.set_slop(8);
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(phrase))];
         clauses.extend(filters.clauses(g));
-        BooleanQuery::new(clauses)
-    } else {
-        build(Occur::Must)
-    };
+        let q = BooleanQuery::new(clauses);
+        let ids = matching_decisions(&searcher, &q)?;
+        return Ok(QueryMatch::Text {
+            query: q,
+            words,
+            citation,
+            match_mode: MatchMode::CitationWordsInOrder,
+            ids,
+            plan: None,
+        });
+    }
+    let plan = QueryPlan::analyse(query, &Vocabulary::new(&searcher, vec![f.text, f.heading]), expand);
+    if plan.concepts.is_empty() {
+        return Err(ToolError::invalid(
+            "the query has only function words",
+            "Send the words that matter, e.g. \"Kaution Rückzahlung\" rather than \"wann bekomme ich das zurück\".",
+        ));
+    }
+    let fields = [(f.text, 1.0f32), (f.heading, 2.0)];
+    let mut match_mode = MatchMode::AllTermsInOnePassage;
+    let mut q = plan_query(&plan, &fields, Occur::Must, filters.clauses(g));
     let mut ids = matching_decisions(&searcher, &q)?;
-    if ids.is_empty() && words.len() > 1 && !citation {
-        q = build(Occur::Should);
+    if ids.is_empty() && plan.concepts.len() > 1 {
+        q = plan_query(&plan, &fields, Occur::Should, filters.clauses(g));
         ids = matching_decisions(&searcher, &q)?;
         match_mode = MatchMode::AnyTerm;
     }
-    Ok(QueryMatch::Text { query: q, words, citation, match_mode, ids })
+    let mut words: Vec<String> = plan.all_terms().into_iter().collect();
+    words.extend(plan.optional_terms.iter().cloned());
+    Ok(QueryMatch::Text { query: q, words, citation, match_mode, ids, plan: Some(Box::new(plan)) })
 }
 
 pub(crate) fn finish_page(

@@ -240,42 +240,70 @@ pub fn parse_section_citation(q: &str) -> Option<(String, String)> {
     (!rest.is_empty()).then(|| (marker_num, rest.join(" ")))
 }
 
-/// The canonical token of a norm as a user spells it (`§823 BGB`, `BGB § 823`, `Art. 20 GG`,
-/// `§ 26 AsylVfG` → `§ 26 AsylG`), by the same scanner that read the decisions.
-/// A section designation that names an Absatz (`§ 32 Abs. 2`, `32 Abs. 2 Satz 1`,
-/// `Art. 20 Abs. 4`), read by the citation grammar: the section alone (`§ 32`), the Absatz
-/// (`2`) and what the designation names below it, which is not located (`Satz 1`, `Nr. 3`).
-pub struct AbsatzDesignation {
+/// A section designation that names a part of the section (`§ 32 Abs. 2`, `32 Abs. 2 Satz 1`,
+/// `Art. 20 Abs. 4`, `§ 573 Abs. 2 Nr. 2`, `§ 2 Nr. 3`), read by the citation grammar: the
+/// section alone (`§ 32`), the Absatz and the Nummer it names, and what it names below them,
+/// which is not located (`Satz 1`, `lit. a`).
+pub struct SubdivisionDesignation {
     pub section: String,
-    pub absatz: String,
+    pub absatz: Option<String>,
+    pub nummer: Option<String>,
     pub finer: Option<String>,
 }
 
-impl AbsatzDesignation {
-    pub fn parse(designation: &str) -> Option<AbsatzDesignation> {
+impl SubdivisionDesignation {
+    pub fn parse(designation: &str) -> Option<SubdivisionDesignation> {
         let d = designation.trim();
         // A bare number is a § (`32 Abs. 2`); the grammar needs its marker to read it.
         let marked = if d.starts_with(|c: char| c.is_ascii_digit()) { format!("§ {d}") } else { d.to_string() };
         let ex = extract::citations::extract(&marked, extract::citations::LawVocabulary::shipped());
         let [l] = ex.laws.as_slice() else { return None };
-        let absatz = l.absatz.clone()?;
+        if l.absatz.is_none() && l.nr.is_none() {
+            return None;
+        }
         let unit = match l.unit {
             extract::citations::LawUnit::Paragraph => "§",
             extract::citations::LawUnit::Article => "Art.",
         };
-        let finer: Vec<String> =
-            [("Satz", &l.satz), ("Nr.", &l.nr), ("lit.", &l.lit), ("Alt.", &l.alt), ("Halbsatz", &l.halbsatz)]
-                .into_iter()
-                .filter_map(|(name, v)| v.as_ref().map(|v| format!("{name} {v}")))
-                .collect();
-        Some(AbsatzDesignation {
+        let finer: Vec<String> = [("Satz", &l.satz), ("lit.", &l.lit), ("Alt.", &l.alt), ("Halbsatz", &l.halbsatz)]
+            .into_iter()
+            .filter_map(|(name, v)| v.as_ref().map(|v| format!("{name} {v}")))
+            .collect();
+        Some(SubdivisionDesignation {
             section: format!("{unit} {}", l.section),
-            absatz,
+            absatz: l.absatz.clone(),
+            nummer: l.nr.clone(),
             finer: (!finer.is_empty()).then(|| finer.join(" ")),
         })
     }
 }
 
+/// The Nummern of `text[start..end)` (code points): each line that starts with a number and a
+/// dot (`1. der Mieter …`), up to the next such line or the span's end, as (number, start, end).
+pub fn nummern(text: &str, start: usize, end: usize) -> Vec<(String, usize, usize)> {
+    let mut found: Vec<(String, usize)> = Vec::new();
+    let mut line_start = 0usize;
+    for line in text.split('\n') {
+        let len = line.chars().count();
+        if line_start >= start && line_start < end {
+            let digits: String = line.chars().take_while(|c| c.is_ascii_digit() || c.is_ascii_lowercase()).collect();
+            let rest: String = line.chars().skip(digits.chars().count()).take(2).collect();
+            if digits.starts_with(|c: char| c.is_ascii_digit()) && rest.starts_with('.') && rest != ".." {
+                found.push((digits, line_start));
+            }
+        }
+        line_start += len + 1;
+    }
+    let mut out = Vec::new();
+    for (i, (number, at)) in found.iter().enumerate() {
+        let next = found.get(i + 1).map(|(_, n)| n.saturating_sub(1)).unwrap_or(end);
+        out.push((number.clone(), *at, next.min(end)));
+    }
+    out
+}
+
+/// The canonical token of a norm as a user spells it (`§823 BGB`, `BGB § 823`, `Art. 20 GG`,
+/// `§ 26 AsylVfG` → `§ 26 AsylG`), by the same scanner that read the decisions.
 pub fn canonical_norm(given: &str) -> Result<String, ToolError> {
     let ex = extract::citations::extract(given, extract::citations::LawVocabulary::shipped());
     match ex.laws.iter().find(|l| l.book.is_some()) {

@@ -10,7 +10,7 @@ use crate::contract::answers::{
     SearchLawsAnswer, SearchSuggestion, SuggestionKind,
 };
 use crate::contract::args::SearchLawsArgs;
-use crate::query::analysis::{QueryPlan, Via, Vocabulary};
+use crate::query::analysis::{QueryPlan, Via, Vocabulary, plan_query};
 use crate::query::identifiers::{find_section, parse_section_citation, resolve_book};
 use crate::query::law_prior::LawPrior;
 use crate::query::text::slice_chars;
@@ -18,13 +18,39 @@ use crate::store::laws::{Law, Section, law_by_id, section_by_id, section_url};
 use index::Generation;
 use model::{MatchMode, SearchMode};
 use tantivy::collector::{Count, TopDocs};
-use tantivy::query::BoostQuery;
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, Term};
 use tantivy::{DocAddress, DocSet, Searcher};
 
+/// Sections to lift in the ranking: how many of `results` decision results cite each (by
+/// section id). `cross_type_search` lifts the §§ its decision results cite.
+#[derive(Debug, Default)]
+pub struct SectionLift {
+    pub cited: std::collections::HashMap<u64, i64>,
+    pub results: usize,
+}
+
+impl SectionLift {
+    /// 1 for a § no result cites, up to 2 for one every result cites.
+    fn factor(&self, section_id: u64) -> f32 {
+        match self.cited.get(&section_id) {
+            Some(n) if self.results > 0 => 1.0 + (*n as f32 / self.results as f32).min(1.0),
+            _ => 1.0,
+        }
+    }
+}
+
 /// `search_laws(query, book?, limit?)`: full-text search over law sections only.
 pub fn search_laws(g: &Generation, a: &SearchLawsArgs) -> Result<SearchLawsAnswer, ToolError> {
+    search_laws_lifted(g, a, std::sync::Arc::new(SectionLift::default()))
+}
+
+/// [`search_laws`], with the sections of `lift` ranked up (each row says by how many results).
+pub fn search_laws_lifted(
+    g: &Generation,
+    a: &SearchLawsArgs,
+    lift: std::sync::Arc<SectionLift>,
+) -> Result<SearchLawsAnswer, ToolError> {
     let (query, book, limit) = (&a.query, &a.book, a.limit as usize);
     let law_filter = match &book {
         Some(b) => Some(resolve_book(g, b)?),
@@ -66,12 +92,13 @@ pub fn search_laws(g: &Generation, a: &SearchLawsArgs) -> Result<SearchLawsAnswe
         let fields = [(f.heading, 3.0f32), (f.label, 2.0), (f.text, 1.0), (f.breadcrumb, 0.5), (f.law_title, 0.5)];
         let strict = plan_query(&plan, &fields, Occur::Must, law_clause());
         let ranked = |q: &BooleanQuery, n: usize| -> tantivy::Result<(Vec<(f32, tantivy::DocAddress)>, usize)> {
-            let prior = prior.clone();
+            let (prior, lift) = (prior.clone(), lift.clone());
             let top = TopDocs::with_limit(n).tweak_score(move |segment: &tantivy::SegmentReader| {
                 let ids = segment.fast_fields().u64("section_id").ok().map(|c| c.first_or_default_col(0));
-                let prior = prior.clone();
+                let (prior, lift) = (prior.clone(), lift.clone());
                 move |doc: tantivy::DocId, score: tantivy::Score| {
-                    score * ids.as_ref().map(|c| prior.factor(c.get_val(doc))).unwrap_or(1.0)
+                    let sid = ids.as_ref().map(|c| c.get_val(doc));
+                    score * sid.map(|sid| prior.factor(sid) * lift.factor(sid)).unwrap_or(1.0)
                 }
             });
             searcher.search(q, &(top, Count))
@@ -101,7 +128,12 @@ pub fn search_laws(g: &Generation, a: &SearchLawsArgs) -> Result<SearchLawsAnswe
             let frag = highlighter.fragment(&s.text, 240);
             let (section_n, law_n) = prior.citing(s.id, law.id);
             let cited = prior.has_citations().then_some(CitedByDecisions { section: section_n, law: law_n });
-            let matched = matched_by(&searcher, addr, &plan, &f, strict_hits.contains(&addr), cited);
+            let mut matched = matched_by(&searcher, addr, &plan, &f, strict_hits.contains(&addr), cited);
+            if let (LawMatch::Words { cited_by_decision_results, .. }, Some(n)) =
+                (&mut matched, lift.cited.get(&(s.id as u64)))
+            {
+                *cited_by_decision_results = Some(*n);
+            }
             rows.push(result_row(&law, &s, Some(score), matched, frag.text, frag.highlights));
         }
     }
@@ -154,53 +186,6 @@ pub(crate) fn result_row(
     }
 }
 
-/// The word query of a plan: each concept (`occur`: every concept or any) matched by any of its
-/// alternatives (an alternative = all its terms, in any field, each field with its boost), plus
-/// the optional added terms, which rank and never restrict.
-fn plan_query(
-    plan: &QueryPlan,
-    fields: &[(Field, f32)],
-    occur: Occur,
-    filters: Vec<(Occur, Box<dyn Query>)>,
-) -> BooleanQuery {
-    let term_query = |t: &str, weight: f32| -> Box<dyn Query> {
-        let per_field: Vec<(Occur, Box<dyn Query>)> = fields
-            .iter()
-            .map(|(field, boost)| {
-                let tq = TermQuery::new(Term::from_field_text(*field, t), IndexRecordOption::WithFreqs);
-                (Occur::Should, Box::new(BoostQuery::new(Box::new(tq), boost * weight)) as Box<dyn Query>)
-            })
-            .collect();
-        Box::new(BooleanQuery::new(per_field))
-    };
-    let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-    for c in &plan.concepts {
-        let alternatives: Vec<(Occur, Box<dyn Query>)> = c
-            .alternatives
-            .iter()
-            .map(|a| {
-                let weight = match a.via {
-                    Via::Word => 1.0,
-                    Via::TypoCorrection { .. } => 0.9,
-                    Via::CompoundParts | Via::Expansion { .. } => 0.8,
-                };
-                let all: Vec<(Occur, Box<dyn Query>)> =
-                    a.terms.iter().map(|t| (Occur::Must, term_query(t, weight / a.terms.len() as f32))).collect();
-                (Occur::Should, Box::new(BooleanQuery::new(all)) as Box<dyn Query>)
-            })
-            .collect();
-        // A word the index does not hold at all restricts nothing (it is reported instead); nor
-        // does a bare number beside words ("ab 18", "14 Tage"), which statutes often spell out.
-        let optional = plan.unknown_words.contains(&c.word) || (c.exact && plan.concepts.iter().any(|o| !o.exact));
-        clauses.push((if optional { Occur::Should } else { occur }, Box::new(BooleanQuery::new(alternatives))));
-    }
-    for t in &plan.optional_terms {
-        clauses.push((Occur::Should, term_query(t, 0.5)));
-    }
-    clauses.extend(filters);
-    BooleanQuery::new(clauses)
-}
-
 /// Whether the document at `addr` holds `term` in `field`.
 fn holds(searcher: &Searcher, addr: DocAddress, field: Field, term: &str) -> bool {
     let segment = searcher.segment_reader(addr.segment_ord);
@@ -243,7 +228,7 @@ fn matched_by(
         words.push(MatchedWord { word: c.word.clone(), via, terms: a.terms.clone(), in_heading });
     }
     let added_terms = plan.optional_terms.iter().filter(|t| in_doc(t)).cloned().collect();
-    LawMatch::Words { every_word, words, added_terms, cited_by_decisions }
+    LawMatch::Words { every_word, words, added_terms, cited_by_decisions, cited_by_decision_results: None }
 }
 
 /// What to try when nothing matched: corrected spellings of unknown words, the dictionary, and

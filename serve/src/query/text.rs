@@ -2,8 +2,6 @@
 
 use crate::contract::answer::{ErrorCode, ToolError};
 use crate::contract::answers::TextWindow;
-use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
-use tantivy::schema::{IndexRecordOption, Term};
 use tantivy::tokenizer::TokenStream;
 
 /// Code-point slice `[offset, offset+length)` of `text` (length 0 = to the end).
@@ -59,29 +57,6 @@ pub fn query_words(query: &str) -> Vec<String> {
         }
     });
     words
-}
-
-/// Every word (`Occur::Must`) or any word (`Occur::Should`) in any of `fields` (each with its
-/// boost), plus the filter clauses: the query shape of both searches (laws and decisions).
-pub fn words_query(
-    words: &[String],
-    fields: &[(tantivy::schema::Field, f32)],
-    occur: Occur,
-    filters: Vec<(Occur, Box<dyn Query>)>,
-) -> BooleanQuery {
-    let word_query = |w: &str| -> Box<dyn Query> {
-        let clauses: Vec<(Occur, Box<dyn Query>)> = fields
-            .iter()
-            .map(|(field, boost)| {
-                let tq = TermQuery::new(Term::from_field_text(*field, w), IndexRecordOption::WithFreqs);
-                (Occur::Should, Box::new(BoostQuery::new(Box::new(tq), *boost)) as Box<dyn Query>)
-            })
-            .collect();
-        Box::new(BooleanQuery::new(clauses))
-    };
-    let mut clauses: Vec<(Occur, Box<dyn Query>)> = words.iter().map(|w| (occur, word_query(w))).collect();
-    clauses.extend(filters);
-    BooleanQuery::new(clauses)
 }
 
 /// The text of `[start, end)` in code points; empty when the span is (`slice_chars` reads a

@@ -144,6 +144,30 @@ pub fn decisions_by_ecli(g: &Generation, ecli: &str) -> Result<Vec<Decision>, To
     decisions_where(g, "upper(replace(d.ecli, ' ', '')) = ?1", &[&ecli])
 }
 
+/// The held decisions matching every condition (SQL over `d` and `c`, `?n` bound to `vals`):
+/// how many, and one page of them in `order`. Counted and paged in SQL, however many are held.
+pub(crate) fn decisions_filtered_page(
+    g: &Generation,
+    conds: &[String],
+    vals: &[rusqlite::types::Value],
+    order: &str,
+    limit: usize,
+    offset: usize,
+) -> Result<(usize, Vec<Decision>), ToolError> {
+    let cond = if conds.is_empty() { "1 = 1".to_string() } else { conds.join(" AND ") };
+    Ok(g.store.with(|c| {
+        let params = rusqlite::params_from_iter(vals.iter());
+        let total: i64 = c.query_row(&format!("SELECT COUNT(*) FROM {DEC_FROM} WHERE {cond}"), params, |r| r.get(0))?;
+        let mut st = c.prepare(&format!(
+            "SELECT {DEC_COLS} FROM {DEC_FROM} WHERE {cond} ORDER BY {order} LIMIT {limit} OFFSET {offset}"
+        ))?;
+        let rows = st
+            .query_map(rusqlite::params_from_iter(vals.iter()), decision_from_row)?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok((total as usize, rows))
+    })?)
+}
+
 /// The SQL order (over `d`) of a list of held decisions sorted by date or by how many held
 /// decisions cite each (index `decisions_citing` / `decisions_date_order`).
 pub(crate) fn citing_sort_order(sort: model::CitingSort) -> &'static str {

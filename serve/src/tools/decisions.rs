@@ -16,15 +16,18 @@ use crate::contract::args::{
     CrossTypeSearchArgs, DecisionRef, FilterCasesArgs, GetDecisionArgs, GetSimilarCasesArgs, SearchDecisionsArgs,
     SearchLawsArgs,
 };
-use crate::query::decision_search::ranked_hits;
+use crate::query::decision_search::{FILTERS_BASIS, ranked_hits};
 use crate::query::filters::{Filters, parse_date_arg};
-use crate::query::identifiers::resolve_decision;
+use crate::query::identifiers::{
+    SubdivisionDesignation, find_section, parse_section_citation, resolve_book, resolve_decision,
+};
+use crate::query::law_search::SectionLift;
 use crate::query::text::{query_words_all, snippet, span_text};
-use crate::store::decisions::{DEC_COLS, DEC_FROM, decision_by_id, decision_from_row, decisions_where};
+use crate::store::decisions::{decision_by_id, decisions_filtered_page, decisions_where};
 use extract::courts::fold;
 use index::Generation;
 use index::store::{ecli_norm, file_number_norm};
-use rusqlite::{params, params_from_iter};
+use rusqlite::params;
 use std::collections::BTreeMap;
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{IndexRecordOption, Term};
@@ -144,23 +147,9 @@ pub fn filter_cases(g: &Generation, a: FilterCasesArgs) -> Result<FilterCasesAns
         conds.push(format!("upper(replace(d.ecli, ' ', '')) = ?{}", vals.len()));
     }
     // Filters, count and page in SQL: the store does the work, however many decisions it holds.
-    let cond = conds.join(" AND ");
-    let (total, rows): (usize, Vec<_>) = g.store.with(|c| {
-        let total: i64 = c.query_row(
-            &format!("SELECT COUNT(*) FROM {DEC_FROM} WHERE {cond}"),
-            params_from_iter(vals.iter()),
-            |r| r.get(0),
-        )?;
-        let mut st = c.prepare(&format!(
-            "SELECT {DEC_COLS} FROM {DEC_FROM} WHERE {cond} ORDER BY {order} LIMIT {limit} OFFSET {offset}",
-            order = crate::store::decisions::citing_sort_order(sort)
-        ))?;
-        let rows = st
-            .query_map(params_from_iter(vals.iter()), decision_from_row)?
-            .map(|d| d.map(|d| d.summary()))
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok((total as usize, rows))
-    })?;
+    let order = crate::store::decisions::citing_sort_order(sort);
+    let (total, found) = decisions_filtered_page(g, &conds, &vals, order, limit, offset)?;
+    let rows: Vec<_> = found.iter().map(|d| d.summary()).collect();
     let filter_vocabulary = if total == 0 && !filters.is_empty() { filters.vocabulary(g)? } else { None };
     let mut filters_applied = filters.applied();
     filters_applied.file_number = file_number;
@@ -168,7 +157,7 @@ pub fn filter_cases(g: &Generation, a: FilterCasesArgs) -> Result<FilterCasesAns
     Ok(FilterCasesAnswer {
         filters_applied,
         total,
-        total_basis: "decisions_held_matching_every_filter",
+        total_basis: FILTERS_BASIS,
         offset,
         limit,
         has_more: offset + rows.len() < total,
@@ -183,7 +172,7 @@ pub fn cross_type_search(g: &Generation, a: CrossTypeSearchArgs) -> Result<Cross
     let CrossTypeSearchArgs { query, book, filters, limit, expand_query } = a;
     let law_args = SearchLawsArgs { query: query.clone(), book, limit, expand_query };
     let dec_args = SearchDecisionsArgs {
-        query: query.clone(),
+        query: Some(query.clone()),
         filters,
         citations: Default::default(),
         sort: model::DecisionSort::Relevance,
@@ -191,14 +180,16 @@ pub fn cross_type_search(g: &Generation, a: CrossTypeSearchArgs) -> Result<Cross
         limit,
         expand_query,
     };
-    let laws = part(crate::query::law_search::search_laws(g, &law_args));
     let decisions = part(crate::query::decision_search::search_decisions(g, &dec_args));
-    // What the decision results cite: the decisions and the norms most of them cite.
+    // What the decision results cite: the decisions and the norms most of them cite. The laws
+    // section ranks those §§ up (each row says by how many results).
     let result_ids: Vec<String> = match &decisions {
         SearchPart::Answer(d) => d.results.iter().map(|r| r.decision.id.clone()).collect(),
         SearchPart::Refusal(_) => Vec::new(),
     };
     let (cited, norms) = cited_by_results(g, &result_ids)?;
+    let lift = sections_cited(g, &norms, result_ids.len());
+    let laws = part(crate::query::law_search::search_laws_lifted(g, &law_args, std::sync::Arc::new(lift)));
     Ok(CrossTypeSearchAnswer {
         query,
         laws,
@@ -211,6 +202,22 @@ pub fn cross_type_search(g: &Generation, a: CrossTypeSearchArgs) -> Result<Cross
         ),
         note: "Two separate sections, never merged or ranked against each other: book filters only laws; court, branch, document_type and dates filter only decisions.",
     })
+}
+
+/// The held sections the norms name (`§ 823 Abs. 1 BGB` → § 823 BGB), with how many results
+/// cite them; a norm naming no held section lifts nothing.
+fn sections_cited(g: &Generation, norms: &[NormCitedByResults], results: usize) -> SectionLift {
+    let mut lift = SectionLift { results, ..Default::default() };
+    for n in norms {
+        let Some((designation, book)) = parse_section_citation(&n.norm) else { continue };
+        let Ok(law) = resolve_book(g, &book) else { continue };
+        let section = SubdivisionDesignation::parse(&designation).map(|a| a.section).unwrap_or(designation);
+        if let Ok(s) = find_section(g, &law, &section) {
+            let entry = lift.cited.entry(s.id as u64).or_default();
+            *entry = (*entry).max(n.cited_by_results);
+        }
+    }
+    lift
 }
 
 /// One half of a combined answer: its answer, or the refusal it gave (the other half still runs).

@@ -4,11 +4,11 @@
 use crate::contract::answer::{ErrorCode, ToolError};
 use crate::contract::answers::{
     AbsatzPart, BuildReport, DateSpan, GetLawAnswer, GetLawSectionAnswer, LawBookFilters, LawBookRow, LawMeta,
-    ListLawBooksAnswer, NormAccountReport, PlatformInfoAnswer, SearchLawsAnswer, SectionMeta, StatuteHoldings,
-    TocEntry, TocPage,
+    ListLawBooksAnswer, NormAccountReport, NummerPart, PlatformInfoAnswer, SearchLawsAnswer, SectionMeta,
+    StatuteHoldings, TocEntry, TocPage,
 };
 use crate::contract::args::{GetLawArgs, GetLawSectionArgs, ListLawBooksArgs, NoArgs, SearchLawsArgs};
-use crate::query::identifiers::{AbsatzDesignation, find_section, resolve_book};
+use crate::query::identifiers::{SubdivisionDesignation, find_section, nummern, resolve_book};
 use crate::query::text::{snippet, span_text};
 use crate::store::laws::{GII, LAW_COLS, Law, NormAccount, Section, law_from_row, norm_account_from_row, section_url};
 use index::Generation;
@@ -37,15 +37,15 @@ pub fn get_law_section(g: &Generation, a: GetLawSectionArgs) -> Result<GetLawSec
     // A designation the law does not hold as such may name an Absatz of a section it holds.
     let (s, absatz) = match find_section(g, &law, &designation) {
         Ok(s) => (s, None),
-        Err(e) if e.code == ErrorCode::SectionNotFound => match AbsatzDesignation::parse(&designation) {
+        Err(e) if e.code == ErrorCode::SectionNotFound => match SubdivisionDesignation::parse(&designation) {
             Some(part) => (find_section(g, &law, &part.section)?, Some(part)),
             None => return Err(e),
         },
         Err(e) => return Err(e),
     };
-    let absatz = match absatz {
-        Some(part) => Some(absatz_part(&law, &s, &part)?),
-        None => None,
+    let (absatz, nummer) = match absatz {
+        Some(part) => subdivision_parts(&law, &s, &part)?,
+        None => (None, None),
     };
     let total = s.text_length as usize;
     let whole = offset == 0 && length == 0;
@@ -53,6 +53,7 @@ pub fn get_law_section(g: &Generation, a: GetLawSectionArgs) -> Result<GetLawSec
         law: law.summary(),
         section: section_meta(&law, &s),
         absatz,
+        nummer,
         source_url: law.source_url(),
         snippet: if whole { None } else { Some(snippet(&s.text, total, offset, length)?) },
         total_length: whole.then_some(total),
@@ -63,23 +64,60 @@ pub fn get_law_section(g: &Generation, a: GetLawSectionArgs) -> Result<GetLawSec
 /// The Absatz `part` names in section `s`: its number, its code-point offsets into the
 /// section's text (`start` inclusive, `end` exclusive, as `absaetze` records them) and its text;
 /// what the designation names below the Absatz is said, not located.
-fn absatz_part(law: &Law, s: &Section, part: &AbsatzDesignation) -> Result<AbsatzPart, ToolError> {
+fn subdivision_parts(
+    law: &Law,
+    s: &Section,
+    part: &SubdivisionDesignation,
+) -> Result<(Option<AbsatzPart>, Option<NummerPart>), ToolError> {
+    let label = s.label.clone().unwrap_or_else(|| part.section.clone());
+    let absatz = match &part.absatz {
+        Some(number) => Some(absatz_part(law, s, number, part)?),
+        None => None,
+    };
+    let Some(wanted) = &part.nummer else { return Ok((absatz, None)) };
+    // A Nummer is a line `2. …` of its Absatz, or of the whole section when none is named.
+    let (start, end) = absatz.as_ref().map(|a| (a.start, a.end)).unwrap_or((0, s.text_length as usize));
+    let listed = nummern(&s.text, start, end);
+    let Some((number, n_start, n_end)) = listed.iter().find(|(n, ..)| n == wanted) else {
+        let within = part.absatz.as_ref().map(|a| format!(" Abs. {a}")).unwrap_or_default();
+        return Err(ToolError::new(
+            ErrorCode::NummerNotFound,
+            if listed.is_empty() {
+                format!("{label}{within} {} has no numbered Nummern", law.code)
+            } else {
+                format!("{label}{within} {} has no Nummer {wanted}", law.code)
+            },
+            "Send the designation without Nr. for the whole Absatz or section, or one of nummern_present.",
+        )
+        .with("nummern_present", listed.iter().map(|(n, ..)| n.clone()).collect::<Vec<_>>()));
+    };
+    let nummer = NummerPart {
+        number: number.clone(),
+        start: *n_start,
+        end: *n_end,
+        text: span_text(&s.text, *n_start, *n_end),
+        finer_part_not_located: part.finer.clone(),
+    };
+    Ok((absatz, Some(nummer)))
+}
+
+fn absatz_part(law: &Law, s: &Section, number: &str, part: &SubdivisionDesignation) -> Result<AbsatzPart, ToolError> {
     let present: Vec<&str> = s.absaetze.iter().map(|a| a.number.as_str()).collect();
-    let Some(a) = s.absaetze.iter().find(|a| a.number == part.absatz) else {
+    let Some(a) = s.absaetze.iter().find(|a| a.number == number) else {
         let label = s.label.clone().unwrap_or_else(|| part.section.clone());
         return Err(ToolError::new(
             ErrorCode::AbsatzNotFound,
             if present.is_empty() {
                 format!("{label} {} has no numbered Absätze", law.code)
             } else {
-                format!("{label} {} has no Absatz {}", law.code, part.absatz)
+                format!("{label} {} has no Absatz {number}", law.code)
             },
             "Send the section without Abs. for its whole text, or one of absaetze_present.",
         )
         .with("absaetze_present", present));
     };
     Ok(AbsatzPart {
-        number: part.absatz.clone(),
+        number: number.to_string(),
         start: a.start,
         end: a.end,
         text: span_text(&s.text, a.start, a.end),

@@ -167,7 +167,7 @@ pub static TOOLS: &[Tool] = &[
     Tool {
         name: "get_law_section",
         title: "Read one section of a law",
-        description: "The complete plain text of one § / Artikel / Anlage by book and section (\"BGB\" + \"823\"; \"GG\" + \"Art. 20\"; \"EGBGB\" + \"Art. 229 § 5\"). Exact sections only (never § 1823 for 823); a miss returns a hint showing how the book labels its sections. \"§ 32 Abs. 2\" also returns that Absatz with its offsets into the section text (Satz and Nr. are named, not located). Never truncated: offset/length return a snippet with total_length, has_more and next_offset instead. For a whole law, its metadata or its table of contents use get_law; to find a § by words, search_laws.",
+        description: "The complete plain text of one § / Artikel / Anlage by book and section (\"BGB\" + \"823\"; \"GG\" + \"Art. 20\"; \"EGBGB\" + \"Art. 229 § 5\"). Exact sections only (never § 1823 for 823); a miss returns a hint showing how the book labels its sections. \"§ 32 Abs. 2\" also returns that Absatz, \"§ 573 Abs. 2 Nr. 2\" or \"§ 2 Nr. 3\" that Nummer, with their offsets into the section text (Satz and lit. are named, not located). Never truncated: offset/length return a snippet with total_length, has_more and next_offset instead. For a whole law, its metadata or its table of contents use get_law; to find a § by words, search_laws.",
         schema: input_schema::<GetLawSectionArgs>,
         output: output_schema::<GetLawSectionAnswer>,
         refusals: &[
@@ -176,6 +176,7 @@ pub static TOOLS: &[Tool] = &[
             ErrorCode::SectionNotFound,
             ErrorCode::SectionAmbiguous,
             ErrorCode::AbsatzNotFound,
+            ErrorCode::NummerNotFound,
             ErrorCode::OffsetOutOfRange,
         ],
         shed: &[],
@@ -208,7 +209,7 @@ pub static TOOLS: &[Tool] = &[
     Tool {
         name: "search_decisions",
         title: "Search court decisions",
-        description: "Full-text search over German court decisions (passages grouped by decision, with snippets and their Randnummer). Filters: court (all chambers), branch, document_type, date_from/date_to, cited_norm, cited_case_id; sort by relevance, date or most_cited; pages 1-10 of up to 20 rows. A query that is one Aktenzeichen or ECLI is looked up exactly (mode says so). totals say what they count; an empty result under a filter reports whether the value exists (filter_vocabulary). Never returns laws. Without words use filter_cases; laws and decisions at once, cross_type_search; counts instead of rows, get_case_statistics.",
+        description: "Full-text search over German court decisions (passages grouped by decision, with snippets and their Randnummer). Filters: court (all chambers), branch, document_type, date_from/date_to, cited_norm, cited_case_id; sort by relevance, date or most_cited; pages 1-10 of up to 20 rows. A query that is one Aktenzeichen or ECLI is looked up exactly (mode says so); words are analysed as in search_laws (compounds, typos, the legal-register dictionary: query_expansion, query_analysis). Without a query, sort=most_cited lists the corpus's leading decisions under the filters (sort=date the newest). totals say what they count; an empty result under a filter reports whether the value exists (filter_vocabulary). Never returns laws. Without words use filter_cases; laws and decisions at once, cross_type_search; counts instead of rows, get_case_statistics.",
         schema: input_schema::<SearchDecisionsArgs>,
         output: output_schema::<SearchDecisionsAnswer>,
         refusals: &[ErrorCode::CourtNotFound, ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],

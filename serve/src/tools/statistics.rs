@@ -14,7 +14,7 @@
 use crate::contract::answer::ToolError;
 use crate::contract::answers::{ByBranch, ByCourt, ByDocumentType, CaseStatisticsAnswer, Unrecorded, YearCount};
 use crate::contract::args::GetCaseStatisticsArgs;
-use crate::query::decision_search::{IDENTIFIER_BASIS, QueryMatch, match_query, text_basis};
+use crate::query::decision_search::{FILTERS_BASIS, IDENTIFIER_BASIS, QueryMatch, match_query, text_basis};
 use crate::query::facts::{Fact, fact_counts, filtered_fact_counts};
 use crate::query::filters::Filters;
 use index::Generation;
@@ -30,11 +30,10 @@ pub fn get_case_statistics(g: &Generation, a: GetCaseStatisticsArgs) -> Result<C
 
     // Without a query the filters decide in SQL; with one, the matched decisions are counted.
     let (basis, mode, counts) = match &query {
-        None if filters.is_empty() => {
-            ("decisions_held_matching_every_filter", SearchMode::FiltersOnly, fact_counts(g, None)?)
-        }
-        None => ("decisions_held_matching_every_filter", SearchMode::FiltersOnly, filtered_fact_counts(g, &filters)?),
-        Some(q) => match match_query(g, q, &filters)? {
+        None if filters.is_empty() => (FILTERS_BASIS, SearchMode::FiltersOnly, fact_counts(g, None)?),
+        None => (FILTERS_BASIS, SearchMode::FiltersOnly, filtered_fact_counts(g, &filters)?),
+        // Expanded as `search_decisions` expands by default, so the counts match its results.
+        Some(q) => match match_query(g, q, &filters, true)? {
             QueryMatch::Identifier { mode, decisions } => {
                 let keep: HashSet<i64> = decisions.iter().map(|d| d.id).collect();
                 (IDENTIFIER_BASIS, mode, fact_counts(g, Some(&keep))?)

@@ -5,7 +5,10 @@ use model::{CitingSort, DecisionSort, MatchMode, SearchMode};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{DateSpan, DecisionSummary, HighlightedSnippet, QueryExpansionReport, SourceSnapshotReport, TextWindow};
+use super::{
+    DateSpan, DecisionSummary, HighlightedSnippet, QueryAnalysis, QueryExpansionReport, SourceSnapshotReport,
+    TextWindow,
+};
 use crate::contract::answer::ErrorCode;
 
 /// `cited_norm` as it was applied.
@@ -122,6 +125,8 @@ pub enum DecisionMatch {
     ExactEcli,
     ExactFileNumber,
     TextMatch,
+    /// No query: the row matches every filter.
+    FiltersOnly,
 }
 
 /// A decision found by `search_decisions`.
@@ -140,12 +145,17 @@ pub struct DecisionSearchRow {
 /// `search_decisions` (also the decisions half of `cross_type_search`).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SearchDecisionsAnswer {
-    pub query: String,
+    /// null: no words, the filters alone listed decisions by `sort` (mode `filters_only`).
+    pub query: Option<String>,
     pub filters_applied: FiltersApplied,
     pub sort: DecisionSort,
     pub page: usize,
     pub limit: usize,
     pub query_expansion: QueryExpansionReport,
+    /// What was done to the caller's words; sent for a word query (not for an identifier or a
+    /// § citation, which are matched as printed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub query_analysis: Option<QueryAnalysis>,
     pub mode: SearchMode,
     /// Sent for an identifier or citation query.
     #[serde(skip_serializing_if = "Option::is_none")]

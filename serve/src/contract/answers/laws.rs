@@ -113,6 +113,10 @@ pub enum LawMatch {
         /// Held decisions citing the § and its law (the ranking prior's input); null when the
         /// generation holds no decision citations.
         cited_by_decisions: Option<CitedByDecisions>,
+        /// `cross_type_search`: how many of its decision results cite this §, which lifted it
+        /// in the ranking; absent when none does.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        cited_by_decision_results: Option<i64>,
     },
 }
 
@@ -216,8 +220,21 @@ pub struct AbsatzPart {
     pub start: usize,
     pub end: usize,
     pub text: String,
-    /// What the designation names below the Absatz (Satz, Nr.), named and not located; null
-    /// when it names the Absatz alone.
+    /// What the designation names below the Absatz that is not located (Satz, lit., Alt.,
+    /// Halbsatz; a Nummer is located, in `nummer`); null when it names nothing else.
+    pub finer_part_not_located: Option<String>,
+}
+
+/// The Nummer the section argument named (`§ 573 Abs. 2 Nr. 2`, `§ 2 Nr. 3`): the line `2. …`
+/// of its Absatz (or of the section), up to the next Nummer; offsets are code points into the
+/// section's text (start inclusive, end exclusive).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct NummerPart {
+    pub number: String,
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+    /// What the designation names below the Nummer, not located (Satz, lit.); null when nothing.
     pub finer_part_not_located: Option<String>,
 }
 
@@ -230,6 +247,9 @@ pub struct GetLawSectionAnswer {
     /// Sent when the section argument named an Absatz.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub absatz: Option<AbsatzPart>,
+    /// Sent when the section argument named a Nummer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nummer: Option<NummerPart>,
     pub source_url: String,
     /// The whole text; sent when neither offset nor length was.
     #[serde(skip_serializing_if = "Option::is_none")]

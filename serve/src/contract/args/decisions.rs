@@ -48,14 +48,14 @@ fn relevance() -> DecisionSort {
 /// `search_decisions`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct SearchDecisionsArgs {
-    /// German words, or one identifier: an Aktenzeichen ("7 C 2.11") or an ECLI, which is looked up exactly (mode says so).
+    /// German words, or one identifier: an Aktenzeichen ("7 C 2.11") or an ECLI, which is looked up exactly (mode says so). Without a query, the filters alone list decisions by sort=date or sort=most_cited (the corpus's leading decisions).
     #[schemars(length(min = 1, max = 500))]
-    pub query: String,
+    pub query: Option<String>,
     #[serde(flatten)]
     pub filters: DecisionFilterArgs,
     #[serde(flatten)]
     pub citations: CitationFilterArgs,
-    /// relevance; date (newest first, undated last); most_cited (citing_cases_count).
+    /// relevance (needs a query); date (newest first, undated last); most_cited (citing_cases_count).
     #[serde(default = "relevance")]
     pub sort: DecisionSort,
     /// Page (1-10).
