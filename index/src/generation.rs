@@ -26,7 +26,7 @@ use crate::laws_index::{self, LAWS_DIR, LawFields};
 use crate::store::{self, STORE_FILE, StorePool};
 
 /// Bumped when the layout of a generation changes; `serve` refuses other versions.
-pub const SCHEMA_VERSION: u32 = 5;
+pub const SCHEMA_VERSION: u32 = 6;
 pub const MANIFEST_FILE: &str = "manifest.json";
 pub const CURRENT_FILE: &str = "CURRENT";
 
@@ -336,7 +336,11 @@ fn hash_laws(h: &mut Sha256, statutes: &extract::statutes::StatutesManifest, cod
 /// Hash of everything a generation is built from; `codes_sha` is the book codes' hash.
 fn input_hash(data_dir: &Path, statutes: &extract::statutes::StatutesManifest, codes_sha: &str) -> Result<String> {
     let mut h = Sha256::new();
-    h.update(format!("schema {SCHEMA_VERSION}; extract {}\n", statutes.extract_version));
+    h.update(format!(
+        "schema {SCHEMA_VERSION}; extract {}; analysis {}\n",
+        statutes.extract_version,
+        analysis::ANALYSIS_VERSION
+    ));
     hash_laws(&mut h, statutes, codes_sha);
     if let Some(d) = extract::decision_stage::read_manifest(data_dir)? {
         h.update(format!("decisions {} {}\n", d.extract_version, d.sha256));
@@ -352,7 +356,11 @@ fn input_hash(data_dir: &Path, statutes: &extract::statutes::StatutesManifest, c
 /// statutes' order, which these inputs fix.
 fn laws_part_input(statutes: &extract::statutes::StatutesManifest, codes_sha: &str) -> String {
     let mut h = Sha256::new();
-    h.update(format!("laws part; schema {SCHEMA_VERSION}; extract {}\n", statutes.extract_version));
+    h.update(format!(
+        "laws part; schema {SCHEMA_VERSION}; extract {}; analysis {}\n",
+        statutes.extract_version,
+        analysis::ANALYSIS_VERSION
+    ));
     hash_laws(&mut h, statutes, codes_sha);
     hex::encode(h.finalize())
 }
@@ -474,6 +482,18 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     } else {
         let laws_idx = Index::create_in_dir(tmp.join(LAWS_DIR), laws_index::schema())?;
         analysis::register(&laws_idx);
+        // The `parts` field splits compounds into the statutes' own words: one pass over them first.
+        let mut dictionary = analysis::CompoundDictionary::default();
+        for entry in &statutes.laws {
+            let law = extract::statutes::read_law(data_dir, entry)?;
+            for s in &law.sections {
+                dictionary.add(s.heading.as_deref().unwrap_or(""));
+                dictionary.add(&s.text);
+            }
+        }
+        laws_idx
+            .tokenizers()
+            .register(analysis::GERMAN_COMPOUND, analysis::german_compound_analyzer(std::sync::Arc::new(dictionary)));
         let f = LawFields::from_schema(&laws_idx.schema())?;
         Some((laws_idx.writer_with_num_threads(2, 256 << 20)?, f))
     };
@@ -571,6 +591,10 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
                 doc.add_text(f.text, &s.text);
                 doc.add_text(f.breadcrumb, s.breadcrumb.join(" "));
                 doc.add_text(f.law_title, &law.title);
+                if let Some(h) = &s.heading {
+                    doc.add_text(f.parts, h);
+                }
+                doc.add_text(f.parts, &s.text);
                 writer.add_document(doc)?;
             }
             if law_text.ends_with('\n') {

@@ -4,7 +4,7 @@ use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
 };
 
-use crate::analysis::GERMAN;
+use crate::analysis::{GERMAN, GERMAN_COMPOUND};
 
 pub const LAWS_DIR: &str = "laws";
 
@@ -20,6 +20,8 @@ pub struct LawFields {
     pub text: Field,
     pub breadcrumb: Field,
     pub law_title: Field,
+    /// The parts of the section's compounds (`körper`, `verletzung` for `Körperverletzung`).
+    pub parts: Field,
 }
 
 /// A text field with the German analyzer and positions (phrase queries), stored or not.
@@ -41,6 +43,13 @@ pub fn schema() -> Schema {
     b.add_text_field("text", german(true));
     b.add_text_field("breadcrumb", german(false));
     b.add_text_field("law_title", german(false));
+    // The parts of the heading's and the text's compounds (index-time split, frequencies only).
+    b.add_text_field(
+        "parts",
+        TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default().set_tokenizer(GERMAN_COMPOUND).set_index_option(IndexRecordOption::WithFreqs),
+        ),
+    );
     b.build()
 }
 
@@ -55,6 +64,7 @@ impl LawFields {
             text: s.get_field("text")?,
             breadcrumb: s.get_field("breadcrumb")?,
             law_title: s.get_field("law_title")?,
+            parts: s.get_field("parts")?,
         })
     }
 }

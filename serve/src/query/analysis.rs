@@ -100,11 +100,27 @@ pub struct Vocabulary<'a> {
     searcher: &'a Searcher,
     fields: Vec<Field>,
     doc_freqs: std::cell::RefCell<std::collections::HashMap<String, u64>>,
+    /// A second index whose words are real words too (the decisions for statute search): a
+    /// word it holds is not a typo, though the searched index lacks it ("herüber").
+    also_words: Option<(&'a Searcher, Field)>,
 }
 
 impl<'a> Vocabulary<'a> {
     pub fn new(searcher: &'a Searcher, fields: Vec<Field>) -> Vocabulary<'a> {
-        Vocabulary { searcher, fields, doc_freqs: Default::default() }
+        Vocabulary { searcher, fields, doc_freqs: Default::default(), also_words: None }
+    }
+
+    /// Words of `field` in `searcher` are real words too, never corrected as typos.
+    pub fn with_words_of(mut self, searcher: &'a Searcher, field: Field) -> Vocabulary<'a> {
+        self.also_words = Some((searcher, field));
+        self
+    }
+
+    /// Whether `term` is a word of the other index (held by at least [`PART_MIN_DOCS`] documents).
+    fn elsewhere_a_word(&self, term: &str) -> bool {
+        self.also_words.is_some_and(|(searcher, field)| {
+            searcher.doc_freq(&Term::from_field_text(field, term)).unwrap_or(0) >= PART_MIN_DOCS
+        })
     }
 
     /// Documents holding `term` in any of the fields (summed; an upper bound across fields).
@@ -222,6 +238,23 @@ impl<'a> Vocabulary<'a> {
     }
 }
 
+/// Separable verb prefixes, longest first: `aus` + `zu` + `schlagen`.
+const SEPARABLE_PREFIXES: &[&str] = &[
+    "zusammen", "zurück", "heraus", "herein", "vorbei", "weiter", "wieder", "fest", "frei", "nach", "hinzu", "her",
+    "hin", "los", "mit", "vor", "weg", "ab", "an", "auf", "aus", "bei", "ein", "um", "zu",
+];
+
+/// A zu-infinitive of a separable verb without its `zu` (`auszuschlagen` → `ausschlagen`,
+/// `zurückzuzahlen` → `zurückzahlen`); None for any other word.
+fn without_infix_zu(lower: &str) -> Option<String> {
+    SEPARABLE_PREFIXES.iter().find_map(|p| {
+        let rest = lower.strip_prefix(p)?.strip_prefix("zu")?;
+        let verb_like =
+            rest.chars().count() >= 4 && (rest.ends_with("en") || rest.ends_with("ern") || rest.ends_with("eln"));
+        verb_like.then(|| format!("{p}{rest}"))
+    })
+}
+
 /// Edits (insert, delete, substitute, swap of neighbours) between two short words.
 fn edit_distance(a: &str, b: &str) -> usize {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
@@ -292,9 +325,19 @@ impl QueryPlan {
             if folded.chars().count() >= COMPOUND_MIN_CHARS && df < COMMON_WORD_DOCS {
                 split = vocabulary.split_compound(&folded).filter(|parts| parts.len() > 1);
             }
+            // `auszuschlagen` is `ausschlagen` with the infinitive's `zu`: the verb's own stem
+            // matches its noun (`Ausschlagung`) where the form with `zu` matches nothing.
+            if let Some(plain) = without_infix_zu(&c.word.to_lowercase())
+                && let Some(plain_term) = query_words(&plain).into_iter().next()
+                && plain_term != term
+                && vocabulary.doc_freq(&plain_term) >= PART_MIN_DOCS.max(df + 1)
+            {
+                c.alternatives.push(Alternative { terms: vec![plain_term], via: Via::Word });
+                continue;
+            }
             if let Some(parts) = split {
                 c.alternatives.push(Alternative { terms: parts, via: Via::CompoundParts });
-            } else if df == 0 && folded.chars().count() >= TYPO_MIN_CHARS {
+            } else if df == 0 && folded.chars().count() >= TYPO_MIN_CHARS && !vocabulary.elsewhere_a_word(&term) {
                 let distance = if folded.chars().count() >= 7 { 2 } else { 1 };
                 match vocabulary.nearest(&term, &folded, distance) {
                     Some(fixed) => c
@@ -384,6 +427,12 @@ impl QueryPlan {
                             via: Via::Expansion { lay: entry.lay.clone() },
                         });
                     }
+                    // A lay word no statute holds is matched through the statute's terms now:
+                    // it restricts again, and is no longer reported as unknown.
+                    if !phrases.is_empty() {
+                        let word = c.word.clone();
+                        self.unknown_words.retain(|w| *w != word);
+                    }
                 }
             }
             if entry.lay_terms.len() > 1 {
@@ -448,4 +497,19 @@ pub fn plan_query(
     }
     clauses.extend(filters);
     BooleanQuery::new(clauses)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_infix_zu;
+
+    #[test]
+    fn a_zu_infinitive_of_a_separable_verb_loses_its_zu_and_nothing_else_does() {
+        assert_eq!(without_infix_zu("auszuschlagen").as_deref(), Some("ausschlagen"));
+        assert_eq!(without_infix_zu("zurückzuzahlen").as_deref(), Some("zurückzahlen"));
+        assert_eq!(without_infix_zu("einzulegen").as_deref(), Some("einlegen"));
+        for word in ["zuzahlen", "anzug", "ausschlagen", "abzug", "einzugsermächtigung", "zuerst"] {
+            assert_eq!(without_infix_zu(word), None, "{word}");
+        }
+    }
 }

@@ -67,7 +67,10 @@ pub fn search_laws_lifted(
     }
     let f = g.law_fields;
     let searcher = g.laws_reader.searcher();
-    let vocabulary = Vocabulary::new(&searcher, vec![f.text, f.heading]);
+    // A word the decisions use is a real word, not a typo, though no statute holds it.
+    let decisions = g.decisions_reader.searcher();
+    let vocabulary =
+        Vocabulary::new(&searcher, vec![f.text, f.heading]).with_words_of(&decisions, g.decision_fields.text);
     let plan = QueryPlan::analyse(query, &vocabulary, a.expand_query);
     if plan.concepts.is_empty() && exact.is_none() {
         return Err(ToolError::invalid(
@@ -89,7 +92,15 @@ pub fn search_laws_lifted(
     let mut rows = Vec::new();
     let mut total = 0usize;
     if !plan.concepts.is_empty() {
-        let fields = [(f.heading, 3.0f32), (f.label, 2.0), (f.text, 1.0), (f.breadcrumb, 0.5), (f.law_title, 0.5)];
+        // `parts` (compound parts, split at index time) matches `verletzen` in `Körperverletzung`.
+        let fields = [
+            (f.heading, 3.0f32),
+            (f.label, 2.0),
+            (f.text, 1.0),
+            (f.breadcrumb, 0.5),
+            (f.law_title, 0.5),
+            (f.parts, 0.1),
+        ];
         let strict = plan_query(&plan, &fields, Occur::Must, law_clause());
         let ranked = |q: &BooleanQuery, n: usize| -> tantivy::Result<(Vec<(f32, tantivy::DocAddress)>, usize)> {
             let (prior, lift) = (prior.clone(), lift.clone());
@@ -213,7 +224,7 @@ fn matched_by(
     cited_by_decisions: Option<CitedByDecisions>,
 ) -> LawMatch {
     let in_doc = |t: &str| {
-        [f.text, f.heading, f.label, f.breadcrumb, f.law_title].iter().any(|fl| holds(searcher, addr, *fl, t))
+        [f.text, f.heading, f.label, f.breadcrumb, f.law_title, f.parts].iter().any(|fl| holds(searcher, addr, *fl, t))
     };
     let mut words = Vec::new();
     for c in &plan.concepts {
