@@ -5,6 +5,8 @@
 # A separate stream of cheap calls (get_law_section) runs throughout; its p99 and the server's
 # peak RSS are the figures. Loopback only.   usage: bench-load.sh BIN_DIR OUT_FILE
 set -euo pipefail
+# Load from one address: no anonymous request limit unless the caller sets one.
+export LEGAL_ANONYMOUS_PER_HOUR=${LEGAL_ANONYMOUS_PER_HOUR:-0}
 bin=$1 out=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${LEGAL_SHARED_DIR:-$root/../shared}

@@ -5,6 +5,8 @@
 # runs; serve start and RSS; tool latencies) and writes it to bench-results/scale-N.txt.
 #   usage: bench-scale.sh N [SEED]
 set -euo pipefail
+# Load from one address: no anonymous request limit unless the caller sets one.
+export LEGAL_ANONYMOUS_PER_HOUR=${LEGAL_ANONYMOUS_PER_HOUR:-0}
 n=${1:?usage: bench-scale.sh N [SEED]}
 seed=${2:-1}
 root=$(cd "$(dirname "$0")/.." && pwd)

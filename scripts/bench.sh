@@ -2,6 +2,8 @@
 # `make bench`: release binaries against loopback only. Prints the figures and writes them to
 # bench-results/latest.txt. Timing goals live here, never in test assertions.
 set -euo pipefail
+# Load from one address: no anonymous request limit unless the caller sets one.
+export LEGAL_ANONYMOUS_PER_HOUR=${LEGAL_ANONYMOUS_PER_HOUR:-0}
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$root/target/release
 shared=${LEGAL_SHARED_DIR:-$root/../shared}

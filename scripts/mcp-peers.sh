@@ -9,6 +9,8 @@
 # pinned packages into MCP_PEERS_HOME (default ~/.cache/legal-mcp-peers).
 #   usage: mcp-peers.sh BIN_DIR
 set -euo pipefail
+# Load from one address: no anonymous request limit unless the caller sets one.
+export LEGAL_ANONYMOUS_PER_HOUR=${LEGAL_ANONYMOUS_PER_HOUR:-0}
 bin=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
 home=${MCP_PEERS_HOME:-$HOME/.cache/legal-mcp-peers}

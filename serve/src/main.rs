@@ -3,11 +3,13 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
 #[command(about = "Serve the current generation over MCP (POST /mcp) and REST (/api)")]
 struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
     #[arg(long, default_value = "data", env = "LEGAL_DATA_DIR")]
     data_dir: PathBuf,
     /// Address to bind; keep it on loopback unless a proxy in front handles TLS and access.
@@ -50,11 +52,129 @@ struct Args {
     /// Time a client has to send a request's body, in milliseconds.
     #[arg(long, default_value_t = 30_000)]
     body_read_timeout_ms: u64,
+    /// Requests per hour per anonymous client IP address (MCP and REST together; 0 = no limit).
+    #[arg(long, default_value_t = 1_000, env = "LEGAL_ANONYMOUS_PER_HOUR")]
+    anonymous_per_hour: u32,
+    /// A client range (`10.0.0.0/8`, repeatable) whose anonymous clients share one budget, as a
+    /// connector's egress IPs do.
+    #[arg(long = "shared-client-range", value_parser = parse_range)]
+    shared_client_range: Vec<(std::net::IpAddr, u8)>,
+    /// Requests per hour of the shared budget of those ranges (0 = no limit).
+    #[arg(long, default_value_t = 5_000)]
+    shared_per_hour: u32,
+    /// Requests per hour of an API token without its own limit (0 = no limit).
+    #[arg(long, default_value_t = 5_000)]
+    token_per_hour: u32,
+    /// Abilities an anonymous caller may not use (comma-separated: search, read, graph,
+    /// datapackage, citation-check; `all` for every one). Default: none, all tools are open.
+    #[arg(long, value_delimiter = ',')]
+    require_token_for: Vec<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Manage API tokens (stored hashed in <data-dir>/access/tokens.sqlite, never in a generation).
+    Token {
+        #[command(subcommand)]
+        action: TokenAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum TokenAction {
+    /// Creates a token and prints it once.
+    Create {
+        /// A name for the holder (shown by `list`).
+        #[arg(long)]
+        name: String,
+        /// Comma-separated abilities: search, read, graph, datapackage, citation-check, or all.
+        #[arg(long, value_delimiter = ',', default_value = "all")]
+        abilities: Vec<String>,
+        /// Its own requests per hour (default: the server's --token-per-hour).
+        #[arg(long)]
+        per_hour: Option<u32>,
+        /// Days until it expires (default: never).
+        #[arg(long)]
+        expires_in_days: Option<u32>,
+    },
+    /// Lists the tokens (never their secrets).
+    List,
+    /// Revokes a token; the next request with it is refused.
+    Revoke { id: i64 },
+}
+
+fn parse_range(s: &str) -> Result<(std::net::IpAddr, u8), String> {
+    serve::app::access::parse_range(s).ok_or_else(|| format!("{s:?} is not an address range like 10.0.0.0/8"))
+}
+
+fn abilities(names: &[String]) -> Result<Vec<serve::contract::caller::Ability>, String> {
+    use serve::contract::caller::Ability;
+    if names.iter().any(|n| n.trim() == "all") {
+        return Ok(Ability::ALL.to_vec());
+    }
+    names
+        .iter()
+        .filter(|n| !n.trim().is_empty())
+        .map(|n| {
+            Ability::parse(n).ok_or_else(|| {
+                format!("unknown ability {n:?}; use search, read, graph, datapackage, citation-check or all")
+            })
+        })
+        .collect()
+}
+
+/// `serve token …`: the operator's token commands.
+fn token_command(data_dir: &std::path::Path, action: TokenAction) -> anyhow::Result<()> {
+    use serve::app::tokens::{TokenStore, tokens_path};
+    let store = TokenStore::open(&tokens_path(data_dir))?;
+    match action {
+        TokenAction::Create { name, abilities: names, per_hour, expires_in_days } => {
+            let abilities = abilities(&names).map_err(anyhow::Error::msg)?;
+            let (id, token) = store.create(&name, &abilities, per_hour, expires_in_days)?;
+            println!("{token}");
+            eprintln!("token {id} ({name}) created; it is shown only now, store it safely");
+        }
+        TokenAction::List => {
+            for t in store.list()? {
+                println!(
+                    "{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                    t.id,
+                    t.name,
+                    t.abilities,
+                    t.per_hour.map(|n| n.to_string()).unwrap_or_else(|| "default".into()),
+                    t.created_at,
+                    t.expires_at_unix.map(|n| n.to_string()).unwrap_or_else(|| "never".into()),
+                    t.revoked_at.unwrap_or_else(|| "active".into())
+                );
+            }
+        }
+        TokenAction::Revoke { id } => {
+            if !store.revoke(id)? {
+                anyhow::bail!("no active token {id}; see `serve token list`");
+            }
+            eprintln!("token {id} revoked");
+        }
+    }
+    Ok(())
 }
 
 fn main() {
     catalog::cli::init_tracing();
-    let args = Args::parse();
+    let mut args = Args::parse();
+    if let Some(Command::Token { action }) = args.command.take() {
+        if let Err(e) = token_command(&args.data_dir, action) {
+            eprintln!("serve token: {e:#}");
+            std::process::exit(2);
+        }
+        return;
+    }
+    let token_required_for = match abilities(&args.require_token_for) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("serve: --require-token-for: {e}");
+            std::process::exit(2);
+        }
+    };
     let config = serve::Config {
         data_dir: args.data_dir,
         allowed_origins: if args.allow_origin.is_empty() {
@@ -73,6 +193,13 @@ fn main() {
             max_connections: args.max_connections,
             header_read_timeout: Duration::from_millis(args.header_read_timeout_ms.max(100)),
             body_read_timeout: Duration::from_millis(args.body_read_timeout_ms.max(100)),
+        },
+        access: serve::app::access::AccessConfig {
+            anonymous_per_hour: args.anonymous_per_hour,
+            shared_ranges: args.shared_client_range,
+            shared_per_hour: args.shared_per_hour,
+            token_per_hour: args.token_per_hour,
+            token_required_for,
         },
     };
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");

@@ -94,6 +94,7 @@ async def calls(call):
     # OUTPUT_SCHEMA_BREADTH > 1 reaches more laws and decisions (for a large generation).
     many = int(os.environ.get("OUTPUT_SCHEMA_BREADTH", "1"))
     await call("get_platform_info", {})
+    await call("whoami", {})
     # Refusals conform to the refusal branch, with a code the tool lists.
     await call("get_law_section", {"book": "KEINGESETZ", "section": "1"})
     await call("get_decision", {"id": "keine-solche-entscheidung"})

@@ -56,6 +56,33 @@ impl Client {
         })
     }
 
+    /// `method` `url` with `headers` and `body`: status, response headers (lower-case names)
+    /// and body.
+    pub fn request(
+        &self,
+        method: &str,
+        url: &str,
+        headers: &[(&str, &str)],
+        body: impl Into<String>,
+    ) -> (u16, Vec<(String, String)>, String) {
+        let body = body.into();
+        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
+        self.rt.block_on(async {
+            let mut r = self.inner.request(method, url).body(body);
+            for (k, v) in headers {
+                r = r.header(*k, *v);
+            }
+            let r = r.send().await.unwrap_or_else(|e| panic!("{url}: {e}"));
+            let status = r.status().as_u16();
+            let hs = r
+                .headers()
+                .iter()
+                .map(|(k, v)| (k.as_str().to_string(), v.to_str().unwrap_or("").to_string()))
+                .collect();
+            (status, hs, r.text().await.expect("body"))
+        })
+    }
+
     pub fn get_json(&self, url: &str) -> Value {
         json_of(url, &self.get(url).1)
     }

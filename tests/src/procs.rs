@@ -102,6 +102,16 @@ impl Server {
 
     /// [`Server::start`] through a wrapper command (e.g. `["prlimit", "--nofile=256"]`).
     pub fn start_via(wrapper: &[&str], data_dir: &Path, extra: &[&str]) -> Server {
+        Server::spawn(wrapper, data_dir, extra, Stdio::inherit(), "warn")
+    }
+
+    /// [`Server::start`] with its log (stderr, at `RUST_LOG=debug`) written to `log`.
+    pub fn start_logged(data_dir: &Path, extra: &[&str], log: &Path) -> Server {
+        let file = std::fs::File::create(log).expect("create the server log");
+        Server::spawn(&[], data_dir, extra, Stdio::from(file), "debug")
+    }
+
+    fn spawn(wrapper: &[&str], data_dir: &Path, extra: &[&str], stderr: Stdio, log_level: &str) -> Server {
         let serve = bin("serve");
         let mut cmd = match wrapper.split_first() {
             Some((program, args)) => {
@@ -116,9 +126,12 @@ impl Server {
             .arg(data_dir)
             .args(["--addr", "127.0.0.1:0"])
             .args(extra)
-            .env("RUST_LOG", "warn")
+            .env("RUST_LOG", log_level)
+            // Tests send many requests from one address: no anonymous limit unless a test sets
+            // one (`--anonymous-per-hour` wins over the variable).
+            .env("LEGAL_ANONYMOUS_PER_HOUR", "0")
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(stderr)
             .spawn()
             .expect("spawn serve");
         let stdout = child.stdout.take().expect("stdout piped");

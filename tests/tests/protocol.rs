@@ -191,7 +191,7 @@ fn mcp_transport_rules_and_rest_parity() {
             None => break,
         }
     }
-    assert_eq!(names.len(), 22, "{names:?}");
+    assert_eq!(names.len(), 23, "{names:?}");
     for n in ["search_laws", "get_law_section", "search_decisions", "get_decision", "cross_type_search", "list_courts"]
     {
         assert!(names.iter().any(|x| x == n), "{n} is listed");
@@ -327,7 +327,7 @@ fn mcp_2026_07_28_era_rules_on_the_same_endpoint() {
     assert_eq!((r.status, &l["resultType"], &l["cacheScope"]), (200, &json!("complete"), &json!("public")));
     assert!(l["ttlMs"].as_u64().is_some());
     let tools = l["tools"].as_array().unwrap();
-    assert_eq!(tools.len(), 22);
+    assert_eq!(tools.len(), 23);
     for t in tools {
         let name = t["name"].as_str().unwrap();
         assert!(instructions.contains(name), "instructions name {name}");

@@ -1,5 +1,6 @@
 //! Prometheus metrics (`/metrics`, text exposition): requests and latencies per transport,
-//! tool and outcome; the generation served; swaps and refusals.
+//! tool and outcome; the generation served; swaps and refusals; requests admitted or refused
+//! by the access layer per tier (never a token value).
 
 use std::sync::Mutex;
 
@@ -18,6 +19,12 @@ pub struct RequestLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct AccessLabels {
+    pub tier: String,
+    pub outcome: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct GenerationLabels {
     pub id: String,
 }
@@ -32,6 +39,7 @@ pub struct Metrics {
     pub swaps: Counter,
     pub refusals: Counter,
     pub http_refusals: Family<RequestLabels, Counter>,
+    pub access: Family<AccessLabels, Counter>,
     lock: Mutex<()>,
 }
 
@@ -48,6 +56,12 @@ impl Metrics {
         let swaps = Counter::default();
         let refusals = Counter::default();
         let http_refusals = Family::<RequestLabels, Counter>::default();
+        let access = Family::<AccessLabels, Counter>::default();
+        registry.register(
+            "access_requests",
+            "HTTP requests by caller tier and access outcome (allowed, rate_limited, invalid_token, ability_missing, token_required)",
+            access.clone(),
+        );
         registry.register("requests", "Tool calls by transport, tool and outcome", requests.clone());
         registry.register("request_seconds", "Tool call latency", latency.clone());
         registry.register("generation_info", "The generation being served (value 1)", generation.clone());
@@ -58,7 +72,17 @@ impl Metrics {
             "Requests refused before a tool ran (413, 403, 400 …)",
             http_refusals.clone(),
         );
-        Metrics { registry, requests, latency, generation, swaps, refusals, http_refusals, lock: Mutex::new(()) }
+        Metrics {
+            registry,
+            requests,
+            latency,
+            generation,
+            swaps,
+            refusals,
+            http_refusals,
+            access,
+            lock: Mutex::new(()),
+        }
     }
 
     pub fn observe(&self, transport: &str, tool: &str, outcome: &str, seconds: f64) {
@@ -70,6 +94,11 @@ impl Metrics {
     pub fn refuse(&self, transport: &str, reason: &str) {
         let l = RequestLabels { transport: transport.into(), tool: "-".into(), outcome: reason.into() };
         self.http_refusals.get_or_create(&l).inc();
+    }
+
+    /// One request of a caller of `tier` (`anonymous`, `token`, `custom`) and what access did.
+    pub fn access(&self, tier: &str, outcome: &str) {
+        self.access.get_or_create(&AccessLabels { tier: tier.into(), outcome: outcome.into() }).inc();
     }
 
     pub fn set_generation(&self, id: &str) {

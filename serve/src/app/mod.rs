@@ -5,9 +5,11 @@
 //! Layering (see ARCHITECTURE.md): transports → app → tools → query → store; `contract`
 //! (the answer envelope, refusals, typed arguments, the call deadline) is shared by all.
 
+pub mod access;
 pub mod budget;
 pub mod metrics;
 pub mod swap;
+pub mod tokens;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -38,6 +40,8 @@ pub struct Config {
     pub max_response_bytes: usize,
     /// Connection cap and header/body/idle timeouts.
     pub limits: Limits,
+    /// Rate limits and token rules ([`access`]).
+    pub access: access::AccessConfig,
 }
 
 impl Config {
@@ -57,12 +61,15 @@ pub struct App {
     pub config: Config,
     pub slot: Arc<swap::Slot>,
     pub metrics: metrics::Metrics,
+    pub access: access::Access,
 }
 
 tokio::task_local! {
     /// An earlier deadline a transport sets for every call it makes while serving one request:
     /// the calls of one JSON-RPC batch share one, so a batch costs at most what one call may.
     pub static REQUEST_DEADLINE: Instant;
+    /// The caller the access layer admitted the request under (set by the transport).
+    pub static CALLER: crate::contract::caller::Caller;
 }
 
 /// Runs one tool call off the async executor, until the configured timeout or the request's
@@ -76,18 +83,49 @@ pub async fn run_tool(
     let started = Instant::now();
     let generation = app.slot.get();
     let gref = generation.as_deref().map(tools::generation_ref);
+    // A caller without the tool's ability is refused before anything runs.
+    let caller = CALLER.try_with(Clone::clone).ok();
+    if let Some(c) = &caller
+        && let Err(refusal) = app.access.permits(c, tool.ability)
+    {
+        let tier = tier_of(c);
+        let (outcome, e) = match refusal {
+            access::Refusal::AbilityMissing(a) => (
+                "ability_missing",
+                ToolError::new(
+                    ErrorCode::TokenAbilityMissing,
+                    format!("{} needs the ability {}, which this token does not have", tool.name, a.as_str()),
+                    "Create a token with this ability (serve token create --abilities …) or use another token.",
+                )
+                .with("required_ability", a.as_str()),
+            ),
+            access::Refusal::TokenRequired(a) => (
+                "token_required",
+                ToolError::new(
+                    ErrorCode::TokenRequired,
+                    format!("this server requires an API token for {} (ability {})", tool.name, a.as_str()),
+                    "Send Authorization: Bearer <token> with a token that has this ability.",
+                )
+                .with("required_ability", a.as_str()),
+            ),
+        };
+        app.metrics.access(tier, outcome);
+        return tools::Answer::refusal(e, gref.as_ref(), &[]);
+    }
     // The deadline also travels into the blocking thread, where long loops check it
     // (`deadline::check`): a call answered `timeout` stops instead of burning CPU on.
     let own = started + app.config.tool_timeout;
     let deadline = REQUEST_DEADLINE.try_with(|d| *d).map_or(own, |d| d.min(own));
     let budget_bytes = app.config.max_response_bytes;
     let task = tokio::task::spawn_blocking(move || {
-        deadline::scope(deadline, || {
-            let mut answer = tools::call(tool, generation, &arguments);
-            if answer.error.is_none() {
-                budget::fit(&mut answer.body, tool.shed, budget_bytes);
-            }
-            answer
+        crate::contract::caller::scope(caller, || {
+            deadline::scope(deadline, || {
+                let mut answer = tools::call(tool, generation, &arguments);
+                if answer.error.is_none() {
+                    budget::fit(&mut answer.body, tool.shed, budget_bytes);
+                }
+                answer
+            })
         })
     });
     let answer = match tokio::time::timeout_at(deadline.into(), task).await {
@@ -109,6 +147,15 @@ pub async fn run_tool(
     let outcome = answer.error.map(|c| c.as_str()).unwrap_or("ok");
     app.metrics.observe(transport, tool.name, outcome, started.elapsed().as_secs_f64());
     answer
+}
+
+/// The metrics label of a caller's tier (never a token value).
+pub fn tier_of(caller: &crate::contract::caller::Caller) -> &'static str {
+    match caller.rate_limit.tier {
+        crate::contract::caller::RateTier::Anonymous => "anonymous",
+        crate::contract::caller::RateTier::Token => "token",
+        crate::contract::caller::RateTier::Custom => "custom",
+    }
 }
 
 /// Connection-level limits of the server.

@@ -51,6 +51,14 @@ pub enum ErrorCode {
     NoGeneration,
     /// The handler ran out of time.
     Timeout,
+    /// Over the caller's request budget; `retry_after_seconds` says when to retry.
+    RateLimited,
+    /// The bearer token sent is malformed, unknown, revoked or expired.
+    InvalidToken,
+    /// This deployment requires an API token for the tool; `required_ability` names its ability.
+    TokenRequired,
+    /// The token lacks the ability the tool needs (`required_ability`); nothing ran.
+    TokenAbilityMissing,
     /// A defect on our side; retrying may help.
     InternalError,
 }
@@ -75,6 +83,10 @@ impl ErrorCode {
             ErrorCode::NotGermanLegalText => "not_german_legal_text",
             ErrorCode::NoGeneration => "no_generation",
             ErrorCode::Timeout => "timeout",
+            ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::InvalidToken => "invalid_token",
+            ErrorCode::TokenRequired => "token_required",
+            ErrorCode::TokenAbilityMissing => "token_ability_missing",
             ErrorCode::InternalError => "internal_error",
         }
     }
@@ -96,13 +108,16 @@ impl ErrorCode {
             | ErrorCode::SectionNotInDecision => 404,
             ErrorCode::BookAmbiguous | ErrorCode::SectionAmbiguous | ErrorCode::DecisionAmbiguous => 409,
             ErrorCode::NoGeneration => 503,
+            ErrorCode::RateLimited => 429,
+            ErrorCode::InvalidToken | ErrorCode::TokenRequired => 401,
+            ErrorCode::TokenAbilityMissing => 403,
             ErrorCode::Timeout => 504,
             ErrorCode::InternalError => 500,
         }
     }
 
     pub fn retryable(self) -> bool {
-        matches!(self, ErrorCode::NoGeneration | ErrorCode::Timeout | ErrorCode::InternalError)
+        matches!(self, ErrorCode::NoGeneration | ErrorCode::Timeout | ErrorCode::InternalError | ErrorCode::RateLimited)
     }
 }
 

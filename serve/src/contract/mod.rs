@@ -5,4 +5,5 @@
 pub mod answer;
 pub mod answers;
 pub mod args;
+pub mod caller;
 pub mod deadline;

@@ -2,6 +2,7 @@
 //! per capability. MCP `tools/list` / `tools/call` and the REST routes both go through
 //! [`call`], so payloads are identical on both transports.
 
+pub mod access;
 pub mod checker;
 pub mod citations;
 pub mod courts;
@@ -19,6 +20,7 @@ use serde_json::{Map, Value, json};
 use crate::contract::answer::{ErrorCode, GenerationRef, ToolError, with_envelope};
 use crate::contract::answers::*;
 use crate::contract::args::*;
+use crate::contract::caller::Ability;
 
 /// Parses the arguments against the tool's input schema into its argument struct, runs it and
 /// hands its answer struct to the app layer as a JSON object (which the response budget cuts and
@@ -39,6 +41,8 @@ pub struct Tool {
     /// The refusal codes this tool answers besides the ones every tool can give
     /// ([`COMMON_REFUSALS`]); listed in its description.
     pub refusals: &'static [ErrorCode],
+    /// The token ability this tool needs (`whoami` needs none); `app::access` checks it.
+    pub ability: Option<Ability>,
     /// Lists (JSON pointers) that rows are dropped from, in this order, when an answer is over
     /// the response budget (applied by the app layer); empty for tools whose answers are bounded by
     /// their arguments or page their text by offset/length.
@@ -55,8 +59,16 @@ fn answer<T: serde::Serialize>(result: Result<T, ToolError>) -> Result<Map<Strin
 }
 
 /// Refusals any tool can give: a bad argument, no generation loaded yet, out of time, a defect.
-pub const COMMON_REFUSALS: &[ErrorCode] =
-    &[ErrorCode::InvalidArgument, ErrorCode::NoGeneration, ErrorCode::Timeout, ErrorCode::InternalError];
+pub const COMMON_REFUSALS: &[ErrorCode] = &[
+    ErrorCode::InvalidArgument,
+    ErrorCode::NoGeneration,
+    ErrorCode::Timeout,
+    ErrorCode::InternalError,
+    ErrorCode::RateLimited,
+    ErrorCode::InvalidToken,
+    ErrorCode::TokenRequired,
+    ErrorCode::TokenAbilityMissing,
+];
 
 impl Tool {
     /// Declared argument names (from the schema's `properties`).
@@ -158,6 +170,7 @@ pub static TOOLS: &[Tool] = &[
         description: "Full-text search over the sections (§§, Artikel, Anlagen) of German federal law from gesetze-im-internet.de. Headings are searchable (\"Notwehr\" finds § 32 StGB). Returns snippets, never decisions; a query that is a § citation (\"§ 823 BGB\") returns that section first. Filter with book. Read the full text with get_law_section.",
         schema: input_schema::<SearchLawsArgs>,
         output: output_schema::<SearchLawsAnswer>,
+        ability: Some(Ability::Search),
         refusals: &[ErrorCode::BookNotFound, ErrorCode::BookAmbiguous],
         shed: &["/results"],
         run: |g, arguments, schema| {
@@ -170,6 +183,7 @@ pub static TOOLS: &[Tool] = &[
         description: "The complete plain text of one § / Artikel / Anlage by book and section (\"BGB\" + \"823\"; \"GG\" + \"Art. 20\"; \"EGBGB\" + \"Art. 229 § 5\"). Exact sections only (never § 1823 for 823); a miss returns a hint showing how the book labels its sections. \"§ 32 Abs. 2\" also returns that Absatz, \"§ 573 Abs. 2 Nr. 2\" or \"§ 2 Nr. 3\" that Nummer, with their offsets into the section text (Satz and lit. are named, not located). Never truncated: offset/length return a snippet with total_length, has_more and next_offset instead. For a whole law, its metadata or its table of contents use get_law; to find a § by words, search_laws.",
         schema: input_schema::<GetLawSectionArgs>,
         output: output_schema::<GetLawSectionAnswer>,
+        ability: Some(Ability::Read),
         refusals: &[
             ErrorCode::BookNotFound,
             ErrorCode::BookAmbiguous,
@@ -190,6 +204,7 @@ pub static TOOLS: &[Tool] = &[
         description: "A law by abbreviation: metadata (title, dates, Fundstelle, Stand), the table of contents (keys that get_law_section accepts, paged with toc_offset/toc_limit) and/or the whole plain text paged by characters (follow next_offset). Links to the law on gesetze-im-internet.de.",
         schema: input_schema::<GetLawArgs>,
         output: output_schema::<GetLawAnswer>,
+        ability: Some(Ability::Read),
         refusals: &[ErrorCode::BookNotFound, ErrorCode::BookAmbiguous, ErrorCode::OffsetOutOfRange],
         shed: &["/toc/entries"],
         run: |g, arguments, schema| answer::<GetLawAnswer>(laws::get_law(g, parse::<GetLawArgs>(arguments, schema)?)),
@@ -200,6 +215,7 @@ pub static TOOLS: &[Tool] = &[
         description: "The federal laws held, with abbreviation, title and section count; filter by abbreviation prefix or a title substring; paged with limit/offset and a total. To find a § by words use search_laws; for one law, get_law.",
         schema: input_schema::<ListLawBooksArgs>,
         output: output_schema::<ListLawBooksAnswer>,
+        ability: Some(Ability::Search),
         refusals: &[],
         shed: &["/laws"],
         run: |g, arguments, schema| {
@@ -212,6 +228,7 @@ pub static TOOLS: &[Tool] = &[
         description: "Full-text search over German court decisions (passages grouped by decision, with snippets and their Randnummer). Filters: court (all chambers), branch, document_type, date_from/date_to, cited_norm, cited_case_id; sort by relevance, date or most_cited; pages 1-10 of up to 20 rows. A query that is one Aktenzeichen or ECLI is looked up exactly (mode says so); words are analysed as in search_laws (compounds, typos, the legal-register dictionary: query_expansion, query_analysis). Without a query, sort=most_cited lists the corpus's leading decisions under the filters (sort=date the newest). totals say what they count; an empty result under a filter reports whether the value exists (filter_vocabulary). Never returns laws. Without words use filter_cases; laws and decisions at once, cross_type_search; counts instead of rows, get_case_statistics.",
         schema: input_schema::<SearchDecisionsArgs>,
         output: output_schema::<SearchDecisionsAnswer>,
+        ability: Some(Ability::Search),
         refusals: &[ErrorCode::CourtNotFound, ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/results"],
         run: |g, arguments, schema| {
@@ -227,6 +244,7 @@ pub static TOOLS: &[Tool] = &[
         description: "One decision by id, Aktenzeichen (any of a joined proceeding's numbers) or ECLI: metadata, available_sections, Randnummern and the whole plain text (never truncated), or a snippet (offset/length with total_length, has_more, next_offset), one section (section=\"Tenor\"), or a Randnummer window (rn_from/rn_to, snapped to whole blocks). An Aktenzeichen several decisions share is refused with the candidates unless court/date pick one.",
         schema: input_schema::<GetDecisionArgs>,
         output: output_schema::<GetDecisionAnswer>,
+        ability: Some(Ability::Read),
         refusals: &[
             ErrorCode::DecisionNotFound,
             ErrorCode::DecisionAmbiguous,
@@ -244,6 +262,7 @@ pub static TOOLS: &[Tool] = &[
         description: "Decisions matching court, branch, document_type, date range, file number, ECLI, a cited norm or whole law (cited_norm) or a cited decision (cited_case_id), newest first or most cited first (sort=most_cited: the corpus's leading decisions); paged with limit/offset and a labelled total. No words and no ranking by relevance: for words use search_decisions; for one decision by its id, get_decision.",
         schema: input_schema::<FilterCasesArgs>,
         output: output_schema::<FilterCasesAnswer>,
+        ability: Some(Ability::Search),
         refusals: &[ErrorCode::CourtNotFound, ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/results"],
         run: |g, arguments, schema| {
@@ -256,6 +275,7 @@ pub static TOOLS: &[Tool] = &[
         description: "Courts with canonical name, type, branch, level, Land, ECLI code and the decisions held (count, earliest, latest). Filter by branch, land, level; include_empty also lists reference-table courts with nothing held. One court with its decisions per year: get_court.",
         schema: input_schema::<ListCourtsArgs>,
         output: output_schema::<ListCourtsAnswer>,
+        ability: Some(Ability::Search),
         refusals: &[],
         shed: &["/results"],
         run: |g, arguments, schema| {
@@ -268,6 +288,7 @@ pub static TOOLS: &[Tool] = &[
         description: "A court by name, citation name or ECLI code: its reference data and the decisions held per year.",
         schema: input_schema::<GetCourtArgs>,
         output: output_schema::<GetCourtAnswer>,
+        ability: Some(Ability::Read),
         refusals: &[ErrorCode::CourtNotFound],
         shed: &[],
         run: |g, arguments, schema| {
@@ -280,6 +301,7 @@ pub static TOOLS: &[Tool] = &[
         description: "Value counts of court_name, court_branch, document_type or year (the same counts as get_case_statistics and corpus_coverage), or of cited_norms, optionally by prefix; says when the list is truncated and how many decisions lack the field.",
         schema: input_schema::<ListFacetsArgs>,
         output: output_schema::<ListFacetsAnswer>,
+        ability: Some(Ability::Search),
         refusals: &[],
         shed: &["/values"],
         run: |g, arguments, schema| {
@@ -292,6 +314,7 @@ pub static TOOLS: &[Tool] = &[
         description: "One query over statutes and decisions, answered in two separate sections (never merged or ranked against each other). book filters the laws section; court, branch, document_type and dates filter the decisions section.",
         schema: input_schema::<CrossTypeSearchArgs>,
         output: output_schema::<CrossTypeSearchAnswer>,
+        ability: Some(Ability::Search),
         refusals: &[],
         shed: &["/decisions/results", "/laws/results"],
         run: |g, arguments, schema| {
@@ -307,6 +330,7 @@ pub static TOOLS: &[Tool] = &[
         description: "More-like-this: decisions whose passages share the given decision's most distinctive words; says which words it used. Lexical, not a citation link: for what a decision cites use get_case_references, for who cites it get_citing_cases.",
         schema: input_schema::<GetSimilarCasesArgs>,
         output: output_schema::<GetSimilarCasesAnswer>,
+        ability: Some(Ability::Search),
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/results"],
         run: |g, arguments, schema| {
@@ -322,6 +346,7 @@ pub static TOOLS: &[Tool] = &[
         description: "The laws and decisions one decision cites, each with its marker text, code-point offsets and what it was bound to: laws checked against the current text (bound, section_absent_in_current_text, absatz_absent_in_current_text, statute_unknown …), decisions with a status (resolved, unresolved_ambiguous with candidates, unresolved_no_match, unresolved_out_of_coverage, unresolved_pending) and a role (procedural for the Vorinstanz chain, else cited). Also the decision's Normenkette.",
         schema: input_schema::<GetCaseReferencesArgs>,
         output: output_schema::<CaseReferencesAnswer>,
+        ability: Some(Ability::Graph),
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/cases", "/laws"],
         run: |g, arguments, schema| {
@@ -337,6 +362,7 @@ pub static TOOLS: &[Tool] = &[
         description: "Held decisions with a resolved citation of the given decision, newest first, with their role and how often they cite it; total before paging. One hop, paged; both directions and two hops at once: get_citation_graph. What the decision itself cites: get_case_references.",
         schema: input_schema::<GetCitingCasesArgs>,
         output: output_schema::<CitingCasesAnswer>,
+        ability: Some(Ability::Graph),
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/results"],
         run: |g, arguments, schema| {
@@ -349,6 +375,7 @@ pub static TOOLS: &[Tool] = &[
         description: "Decisions linked to one decision by resolved citations: outgoing, incoming or both, depth 1 or 2, one node per distinct decision with depth and role, the edges between them, a node cap (capped says when it was hit), totals that do not change with the cap, and the root's unresolved citations by status.",
         schema: input_schema::<GetCitationGraphArgs>,
         output: output_schema::<CitationGraphAnswer>,
+        ability: Some(Ability::Graph),
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/edges"],
         run: |g, arguments, schema| {
@@ -364,6 +391,7 @@ pub static TOOLS: &[Tool] = &[
         description: "Held decisions whose text or norm field cites the given § / Artikel (finer citations with Abs., Satz, Nr. included), sorted by date or most_cited. The § text itself: get_law_section; counts by court and year for a norm: get_case_statistics with cited_norm.",
         schema: input_schema::<GetCasesForLawArgs>,
         output: output_schema::<CasesForLawAnswer>,
+        ability: Some(Ability::Graph),
         refusals: &[
             ErrorCode::BookNotFound,
             ErrorCode::BookAmbiguous,
@@ -384,6 +412,7 @@ pub static TOOLS: &[Tool] = &[
         description: "The coverage map (buckets of what is ingested, with date ranges and sources) with, per decision bucket, the claimed and the measured exhaustiveness (toc items in the window, held, missing), and the holdings of this generation by court, branch, document type and year (the same counts as get_case_statistics, list_courts and list_facets).",
         schema: input_schema::<CorpusCoverageArgs>,
         output: output_schema::<CorpusCoverageAnswer>,
+        ability: Some(Ability::Read),
         refusals: &[],
         shed: &["/held_by_court"],
         run: |g, arguments, schema| {
@@ -399,6 +428,7 @@ pub static TOOLS: &[Tool] = &[
         description: "The hallucination guard: every statute and decision citation in a German legal text (50-20,000 characters), one finding per occurrence with code-point offsets and a verdict: verified_corpus (exists in what we hold: the § and cited Absatz in the current federal text, or exactly one decision that nothing printed contradicts), not_found (with evidence.reason; Land law is out_of_scope), out_of_coverage (court/year outside the coverage map), ambiguous (candidates), unverifiable (a tooling limit, with its reason), discrepancy (found, but the citation contradicts it). Plus unique_citations, verdict_counts, reason_counts, refused look-alikes and extraction losses. Never verifies what it cannot find.",
         schema: input_schema::<CheckCitationsArgs>,
         output: output_schema::<CheckCitationsAnswer>,
+        ability: Some(Ability::CitationCheck),
         refusals: &[ErrorCode::TextTooLong, ErrorCode::TextTooShort, ErrorCode::NotGermanLegalText],
         shed: &["/findings", "/unique_citations"],
         run: |g, arguments, schema| {
@@ -411,6 +441,7 @@ pub static TOOLS: &[Tool] = &[
         description: "One Aktenzeichen, ECLI or § reference: found (verified_corpus) or not, match_type, the verdict and the matched record. Exact only: never § 1823 BGB for § 823 BGB. For every citation in a passage use check_citations.",
         schema: input_schema::<ValidateCitationArgs>,
         output: output_schema::<ValidateCitationAnswer>,
+        ability: Some(Ability::CitationCheck),
         refusals: &[],
         shed: &[],
         run: |g, arguments, schema| {
@@ -426,6 +457,7 @@ pub static TOOLS: &[Tool] = &[
         description: "1-10 decisions (ids, Aktenzeichen or ECLIs) in one JSON package for grounded LLM context: metadata, an excerpt (~700 characters from the Leitsatz, else Tenor, else Gründe) or the full text, and each decision's outgoing citation edges (resolved to a held decision, or unresolved with status), with edge_accounting (total, included, dropped). max_chars is the response budget: over it, the package sheds in a fixed order (texts shortened to ~300 characters, then edges capped per decision, then decisions dropped from the end of ids) and says so in payload_truncated, truncation (steps, dropped_seed_ids) and truncation_notice. Every cut text carries offset, total_length and has_more. An id that names no single decision fails the whole call (unresolved_ids). For one whole decision use get_decision.",
         schema: input_schema::<AssembleDatapackageArgs>,
         output: output_schema::<DatapackageAnswer>,
+        ability: Some(Ability::Datapackage),
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &[],
         run: |g, arguments, schema| {
@@ -441,6 +473,7 @@ pub static TOOLS: &[Tool] = &[
         description: "Counts of held decisions by court, year, branch and document type, under the same filters as search_decisions (court, branch, document_type, date_from, date_to, cited_norm, cited_case_id) and an optional query matched exactly as search_decisions matches it. Each breakdown sums to total (total_basis says what it counts); values not recorded are counted under null (undated decisions under year null). Rows instead of counts: search_decisions or filter_cases; one facet with a prefix or cited norms: list_facets.",
         schema: input_schema::<GetCaseStatisticsArgs>,
         output: output_schema::<CaseStatisticsAnswer>,
+        ability: Some(Ability::Search),
         refusals: &[ErrorCode::CourtNotFound, ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &[],
         run: |g, arguments, schema| {
@@ -456,11 +489,23 @@ pub static TOOLS: &[Tool] = &[
         description: "Counts of laws and sections, source snapshot, and the generation (id, build time, code commit) answers come from. What is covered per court and period: corpus_coverage.",
         schema: input_schema::<NoArgs>,
         output: output_schema::<PlatformInfoAnswer>,
+        ability: Some(Ability::Read),
         refusals: &[],
         shed: &[],
         run: |g, arguments, schema| {
             answer::<PlatformInfoAnswer>(laws::platform_info(g, parse::<NoArgs>(arguments, schema)?))
         },
+    },
+    Tool {
+        name: "whoami",
+        title: "Who am I, and how much budget is left",
+        description: "Whether this connection sends an API token (and which, with its abilities), the rate-limit tier and bucket it is counted in, the limit, what is used and left (this call included) and when to retry, read from the limiter the next request is judged by; and how to get a larger budget. MCP and REST share one budget per caller.",
+        schema: input_schema::<NoArgs>,
+        output: output_schema::<WhoamiAnswer>,
+        ability: None,
+        refusals: &[],
+        shed: &[],
+        run: |g, arguments, schema| answer::<WhoamiAnswer>(access::whoami(g, parse::<NoArgs>(arguments, schema)?)),
     },
 ];
 

@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::json;
 
-use super::{http_guard, http_server, mcp, rest};
+use super::{http_access, http_guard, http_server, mcp, rest};
 use crate::app::{App, Config, metrics, swap};
 
 async fn healthz(State(app): State<Arc<App>>) -> Response {
@@ -66,6 +66,7 @@ const fn get_route(path: &'static str, tool: &'static str) -> RestRoute {
 /// (plus `POST /api/tools/{name}` for every tool).
 pub const REST_ROUTES: &[RestRoute] = &[
     get_route("/api/platform", "get_platform_info"),
+    get_route("/api/whoami", "whoami"),
     get_route("/api/laws", "list_law_books"),
     get_route("/api/laws/{book}", "get_law"),
     get_route("/api/laws/{book}/sections/{section}", "get_law_section"),
@@ -107,6 +108,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/metrics", get(metrics_text))
         .fallback(http_guard::route_not_found)
         .method_not_allowed_fallback(http_guard::method_not_allowed)
+        .layer(middleware::from_fn_with_state(app.clone(), http_access::admit))
         .layer(DefaultBodyLimit::max(app.config.max_body_bytes))
         .layer(http_guard::cors_layer(app.config.allowed_origins.clone()))
         .layer(middleware::from_fn_with_state(app.clone(), http_guard::guard_host_and_origin))
@@ -120,7 +122,9 @@ pub async fn serve(config: Config, listener: tokio::net::TcpListener) -> anyhow:
         let s = slot.clone();
         tokio::task::spawn_blocking(move || s.check_current(true)).await?;
     }
-    let app = Arc::new(App { config: config.clone(), slot: slot.clone(), metrics: metrics::Metrics::new() });
+    let tokens = crate::app::tokens::TokenStore::for_serving(&crate::app::tokens::tokens_path(&config.data_dir));
+    let access = crate::app::access::Access::new(config.access.clone(), tokens);
+    let app = Arc::new(App { config: config.clone(), slot: slot.clone(), metrics: metrics::Metrics::new(), access });
     if let Some(g) = slot.get() {
         app.metrics.set_generation(&g.id);
     } else if let Some((problem, detail, _)) = slot.status().current_problem {

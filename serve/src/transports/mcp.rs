@@ -78,7 +78,7 @@ courts and facets: list_courts, get_court, list_facets. \
 Citation graph and coverage: get_case_references, get_citing_cases, get_citation_graph, get_cases_for_law, corpus_coverage. \
 Citation check (hallucination guard): check_citations for a pasted text, validate_citation for one citation; \
 verified_corpus is given only for what the corpus holds and matches, not_found only inside windows measured exhaustive. \
-Research bundles and counts: assemble_datapackage, get_case_statistics; get_platform_info says what is held. \
+Research bundles and counts: assemble_datapackage, get_case_statistics; get_platform_info says what is held; whoami who the caller is and how much of its request budget is left. \
 A null field means not recorded, never zero; texts are verbatim and never cut without saying so (offset/length, has_more, next_offset). \
 Refusals carry error_code, message, retryable and hint.";
 

@@ -5,6 +5,7 @@
 //! this layer builds JSON-RPC and HTTP responses.
 
 pub mod http;
+pub mod http_access;
 pub mod http_guard;
 pub mod http_server;
 pub mod mcp;

@@ -10,6 +10,7 @@
 //! (`payload_truncated`, `truncation`, `guidance`) are added by the app layer and merged into
 //! the schema by `tools::output_schema`.
 
+mod access;
 mod citations;
 mod courts;
 mod decisions;
@@ -18,6 +19,7 @@ mod shared;
 mod statistics;
 mod texts;
 
+pub use access::*;
 pub use citations::*;
 pub use courts::*;
 pub use decisions::*;

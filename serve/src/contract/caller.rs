@@ -1,0 +1,132 @@
+//! Who is calling: the identity and rate-limit state the access layer admitted a request with
+//! (`app::access`), as the tool call sees it.
+//!
+//! The transport admits each HTTP request (counting it against its caller's budget) and runs the
+//! call under that caller; [`crate::app::run_tool`] sets it on the blocking thread ([`scope`]),
+//! where `whoami` reads it ([`current`]). The rate-limit figures are the limiter's own state
+//! right after this request was counted, so they are what the next request is judged against.
+
+use std::cell::RefCell;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// What a token may do; each tool names the one it needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ability {
+    /// Searches and listings (search_laws, search_decisions, filter_cases, statistics …).
+    Search,
+    /// Reading one thing (a law, a section, a decision, a court, coverage, platform info).
+    Read,
+    /// The citation graph (references, citing cases, graph, cases for a law).
+    Graph,
+    /// assemble_datapackage.
+    Datapackage,
+    /// check_citations and validate_citation.
+    CitationCheck,
+}
+
+impl Ability {
+    pub const ALL: &'static [Ability] =
+        &[Ability::Search, Ability::Read, Ability::Graph, Ability::Datapackage, Ability::CitationCheck];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ability::Search => "search",
+            Ability::Read => "read",
+            Ability::Graph => "graph",
+            Ability::Datapackage => "datapackage",
+            Ability::CitationCheck => "citation-check",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Ability> {
+        Ability::ALL.iter().copied().find(|a| a.as_str() == s.trim())
+    }
+}
+
+/// Which budget a request is counted against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RateTier {
+    /// No token: the caller's IP address or the shared bucket of configured client ranges.
+    Anonymous,
+    /// An API token with the default token budget.
+    Token,
+    /// An API token with its own budget, set when it was created.
+    Custom,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RateBucket {
+    /// One budget per client IP address.
+    Ip,
+    /// One budget shared by every anonymous client of the configured ranges (a connector's IPs).
+    Shared,
+    /// The token's own budget, shared by MCP and REST.
+    Token,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AuthMethod {
+    /// `Authorization: Bearer ldt_…`, created with `serve token create`.
+    ApiToken,
+}
+
+/// The budget a request was counted against, as the limiter holds it after counting it.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RateLimitReport {
+    pub tier: RateTier,
+    pub bucket: RateBucket,
+    /// Requests per window; null = this deployment sets no limit for the bucket.
+    pub limit: Option<u32>,
+    pub window_seconds: u64,
+    /// Requests counted in the window, this one included; null without a limit.
+    pub used: Option<u32>,
+    /// Requests left before the limiter refuses; null without a limit.
+    pub remaining: Option<u32>,
+    /// Seconds until the next request is admitted; null while requests are left.
+    pub retry_after_seconds: Option<u64>,
+}
+
+/// A token's identity (never its secret).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct TokenIdentity {
+    pub id: i64,
+    pub name: String,
+    pub abilities: Vec<Ability>,
+}
+
+/// The caller of one request.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    pub token: Option<TokenIdentity>,
+    pub rate_limit: RateLimitReport,
+    /// Requests per hour a token gets here by default (None = no limit): what `whoami`
+    /// offers an anonymous caller.
+    pub token_per_hour: Option<u32>,
+}
+
+thread_local! {
+    static CALLER: RefCell<Option<Caller>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with `caller` as this thread's caller, and restores the previous one after.
+pub fn scope<R>(caller: Option<Caller>, f: impl FnOnce() -> R) -> R {
+    struct Reset(Option<Caller>);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            CALLER.with(|c| *c.borrow_mut() = self.0.take());
+        }
+    }
+    let _reset = Reset(CALLER.with(|c| c.replace(caller)));
+    f()
+}
+
+/// This thread's caller; None outside a call made through a transport (unit tests).
+pub fn current() -> Option<Caller> {
+    CALLER.with(|c| c.borrow().clone())
+}

@@ -1,0 +1,146 @@
+//! Access (issue 18), through the real `serve` binary on the embedded sample: the anonymous
+//! budget runs out at exactly its limit and is one budget for MCP and REST; a token has its own
+//! budget; a revoked token is refused on the very next request; a missing ability is refused
+//! and nothing runs; `whoami` reads the limiter's state; no token appears in the server's log.
+
+use legal_tests::http::Client;
+use legal_tests::procs::{Server, run_stage_ok};
+use serde_json::{Value, json};
+
+/// A REST call (POST /api/tools/{tool}) with an optional bearer token: status, headers, body.
+fn rest(c: &Client, server: &Server, tool: &str, token: Option<&str>) -> (u16, Vec<(String, String)>, Value) {
+    let auth = token.map(|t| format!("Bearer {t}"));
+    let mut headers = vec![("content-type", "application/json")];
+    if let Some(a) = &auth {
+        headers.push(("authorization", a.as_str()));
+    }
+    let args = if tool == "search_laws" { json!({"query": "Notwehr"}) } else { json!({}) };
+    let (status, hs, body) =
+        c.request("POST", &format!("{}/api/tools/{tool}", server.base_url), &headers, args.to_string());
+    (status, hs, serde_json::from_str(&body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}")))
+}
+
+/// An MCP tools/call (protocol 2025-11-25; a plain request needs no session).
+fn mcp(c: &Client, server: &Server, tool: &str, token: Option<&str>) -> (u16, Value) {
+    let auth = token.map(|t| format!("Bearer {t}"));
+    let mut headers = vec![
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    if let Some(a) = &auth {
+        headers.push(("authorization", a.as_str()));
+    }
+    let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": tool, "arguments": {}}});
+    let (status, _, text) = c.request("POST", &server.mcp_url(), &headers, body.to_string());
+    (status, serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}")))
+}
+
+fn header<'a>(hs: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    hs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+}
+
+#[test]
+fn budgets_tokens_and_abilities_hold_across_mcp_and_rest() {
+    let data = legal_tests::sample_data_dir();
+    let dir = data.path().to_str().unwrap();
+    let log = data.path().join("serve.log");
+    let server = Server::start_logged(data.path(), &["--anonymous-per-hour", "5", "--token-per-hour", "1000"], &log);
+    let c = Client::new();
+
+    // The anonymous budget of 5 is one budget for MCP and REST, counted by the limiter itself.
+    let (status, _, who) = rest(&c, &server, "whoami", None);
+    assert_eq!(status, 200, "{who}");
+    assert_eq!(who["authenticated"], json!(false));
+    assert_eq!(who["rate_limit"]["tier"], json!("anonymous"));
+    assert_eq!((who["rate_limit"]["limit"].clone(), who["rate_limit"]["used"].clone()), (json!(5), json!(1)), "{who}");
+    assert_eq!(who["rate_limit"]["remaining"], json!(4), "{who}");
+    assert_eq!(who["upgrade"]["action"], json!("request_token"), "{who}");
+    let (status, v) = mcp(&c, &server, "whoami", None);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["result"]["structuredContent"]["rate_limit"]["used"], json!(2), "MCP counts in the same budget: {v}");
+    assert_eq!(rest(&c, &server, "search_laws", None).0, 200);
+    assert_eq!(mcp(&c, &server, "get_platform_info", None).0, 200);
+    assert_eq!(rest(&c, &server, "get_platform_info", None).0, 200, "the 5th request is admitted");
+    let (status, hs, v) = rest(&c, &server, "get_platform_info", None);
+    assert_eq!(status, 429, "the 6th is refused: {v}");
+    assert_eq!(v["error_code"], json!("rate_limited"));
+    let retry: u64 = header(&hs, "retry-after").expect("Retry-After").parse().unwrap();
+    assert!(retry >= 1 && Some(retry) == v["retry_after_seconds"].as_u64(), "{hs:?} {v}");
+    let (status, v) = mcp(&c, &server, "get_platform_info", None);
+    assert_eq!(status, 429, "{v}");
+    assert_eq!(v["error"]["code"], json!(-32000), "{v}");
+    assert!(v["error"]["data"]["retry_after_seconds"].as_u64().is_some_and(|s| s >= 1), "{v}");
+
+    // A token has its own budget, and the abilities it was given.
+    let token = run_stage_ok("serve", &["--data-dir", dir, "token", "create", "--name", "ci", "--abilities", "read"]);
+    let token = token.trim();
+    assert!(token.starts_with("ldt_"), "{token}");
+    let (status, _, who) = rest(&c, &server, "whoami", Some(token));
+    assert_eq!(status, 200, "the token is not held to the anonymous budget: {who}");
+    assert_eq!((who["authenticated"].clone(), who["auth_method"].clone()), (json!(true), json!("api_token")));
+    assert_eq!(who["token"]["abilities"], json!(["read"]), "{who}");
+    assert_eq!(
+        (who["rate_limit"]["bucket"].clone(), who["rate_limit"]["limit"].clone()),
+        (json!("token"), json!(1000))
+    );
+    assert_eq!(who["upgrade"], json!(null));
+    assert_eq!(rest(&c, &server, "get_platform_info", Some(token)).0, 200, "read is granted");
+
+    // A missing ability: refused, and the tool did not run (its call counter did not move).
+    let searches = |c: &Client| {
+        let (_, text) = c.get(&format!("{}/metrics", server.base_url));
+        text.lines()
+            .filter(|l| l.starts_with("legal_requests_total{") && l.contains("tool=\"search_laws\""))
+            .map(|l| l.rsplit(' ').next().unwrap().parse::<f64>().unwrap())
+            .sum::<f64>()
+    };
+    let before = searches(&c);
+    let (status, _, v) = rest(&c, &server, "search_laws", Some(token));
+    assert_eq!((status, v["error_code"].clone()), (403, json!("token_ability_missing")), "{v}");
+    assert_eq!(v["required_ability"], json!("search"));
+    let (status, v) = mcp(&c, &server, "search_laws", Some(token));
+    assert_eq!(status, 200, "an MCP tool refusal is a result: {v}");
+    assert_eq!(v["result"]["isError"], json!(true), "{v}");
+    assert_eq!(v["result"]["structuredContent"]["error_code"], json!("token_ability_missing"), "{v}");
+    assert_eq!(searches(&c), before, "search_laws never ran for the token without the ability");
+
+    // Revoked: refused on the very next request, with the challenge.
+    let id = who["token"]["id"].as_i64().unwrap().to_string();
+    run_stage_ok("serve", &["--data-dir", dir, "token", "revoke", &id]);
+    let (status, hs, v) = rest(&c, &server, "get_platform_info", Some(token));
+    assert_eq!((status, v["error_code"].clone()), (401, json!("invalid_token")), "{v}");
+    assert!(header(&hs, "www-authenticate").is_some_and(|h| h.starts_with("Bearer")), "{hs:?}");
+    let (status, v) = mcp(&c, &server, "get_platform_info", Some(token));
+    assert_eq!((status, v["error"]["data"]["error_code"].clone()), (401, json!("invalid_token")), "{v}");
+    let (status, _, v) = rest(&c, &server, "get_platform_info", Some("ldt_1_0000"));
+    assert_eq!((status, v["reason"].clone()), (401, json!("unknown")), "a wrong secret: {v}");
+
+    // Per tier, never per token value.
+    let (_, metrics) = c.get(&format!("{}/metrics", server.base_url));
+    for needle in [
+        "legal_access_requests_total{tier=\"anonymous\",outcome=\"rate_limited\"} 2",
+        "legal_access_requests_total{tier=\"anonymous\",outcome=\"allowed\"} 5",
+        "outcome=\"ability_missing\"",
+        "outcome=\"invalid_token\"",
+    ] {
+        assert!(metrics.contains(needle), "{needle} not in /metrics:\n{metrics}");
+    }
+    assert!(!metrics.contains(token), "no token value in the metrics");
+    drop(server);
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(!text.contains(token) && !text.contains(&token[token.len() - 16..]), "no token in the log");
+}
+
+#[test]
+fn a_deployment_can_require_a_token_for_an_ability() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &["--require-token-for", "citation-check,datapackage"]);
+    let c = Client::new();
+    let (status, _, v) = rest(&c, &server, "validate_citation", None);
+    assert_eq!((status, v["error_code"].clone()), (401, json!("token_required")), "{v}");
+    assert_eq!(v["required_ability"], json!("citation-check"));
+    assert_eq!(rest(&c, &server, "get_platform_info", None).0, 200, "other abilities stay open");
+    let (_, _, who) = rest(&c, &server, "whoami", None);
+    assert_eq!(who["rate_limit"]["limit"], Value::Null, "no anonymous limit set (the tests' default): {who}");
+}
