@@ -82,6 +82,18 @@ gen_b=$(cat "$data/CURRENT")
 wait_gen() { for _ in $(seq 2000); do curl -s "$base/readyz" | grep -q "\"$1\"" && return 0; sleep 0.005; done; return 1; }
 wait_gen "$gen_b"
 "$bin/loadgen" --spec "$work/section.rest" --concurrency 8 --requests 6000 --label "steady state, get_law_section REST" | tee -a "$out/latest.txt"
+# The access layer's cost (issue 18): the same calls with the anonymous limiter counting
+# (a limit no run reaches), and with an API token looked up on every request.
+"$bin/serve" --data-dir "$data" --addr 127.0.0.1:0 --anonymous-per-hour 1000000000 > "$work/serve-limited.out" 2>&1 &
+limited_pid=$!
+for _ in $(seq 100); do grep -q 'listening on' "$work/serve-limited.out" 2>/dev/null && break; sleep 0.1; done
+lbase=$(sed -n 's/^serve: listening on \(http[^ ]*\).*/\1/p' "$work/serve-limited.out")
+sed "s#$base#$lbase#" "$work/section.rest" > "$work/section-limited.rest"
+token=$("$bin/serve" --data-dir "$data" token create --name bench --abilities read 2>/dev/null)
+"$bin/loadgen" --spec "$work/section-limited.rest" --concurrency 8 --requests 500 --label warmup >/dev/null
+"$bin/loadgen" --spec "$work/section-limited.rest" --concurrency 8 --requests 6000 --label "steady state, get_law_section REST, anonymous limiter counting (access-layer overhead vs the line above)" | tee -a "$out/latest.txt"
+"$bin/loadgen" --spec "$work/section-limited.rest" --concurrency 8 --requests 6000 --bearer "$token" --label "steady state, get_law_section REST, API token looked up per request" | tee -a "$out/latest.txt"
+kill "$limited_pid" 2>/dev/null || true
 "$bin/loadgen" --spec "$work/section.rest" --concurrency 8 --requests 30000 --label "during 10 swaps, get_law_section REST (goal p99 within 2x steady)" > "$work/swapload.txt" &
 load_pid=$!
 max_rss=$(rss)

@@ -26,6 +26,9 @@ struct Args {
     /// Stop early once this file exists (a background stream that lasts as long as another run).
     #[arg(long)]
     stop_file: Option<std::path::PathBuf>,
+    /// Sends `Authorization: Bearer <token>` with every request (the access layer's token path).
+    #[arg(long)]
+    bearer: Option<String>,
 }
 
 #[derive(Clone)]
@@ -65,7 +68,12 @@ fn main() {
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let (lat, failures, secs) = rt.block_on(async move {
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
+        let mut headers = reqwest::header::HeaderMap::new();
+        if let Some(t) = &a.bearer {
+            headers.insert(reqwest::header::AUTHORIZATION, format!("Bearer {t}").parse().expect("a header value"));
+        }
+        let client =
+            reqwest::Client::builder().timeout(Duration::from_secs(30)).default_headers(headers).build().unwrap();
         let reqs = Arc::new(reqs);
         let next = Arc::new(AtomicUsize::new(0));
         let failures = Arc::new(AtomicUsize::new(0));
