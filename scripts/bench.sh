@@ -89,7 +89,7 @@ limited_pid=$!
 for _ in $(seq 100); do grep -q 'listening on' "$work/serve-limited.out" 2>/dev/null && break; sleep 0.1; done
 lbase=$(sed -n 's/^serve: listening on \(http[^ ]*\).*/\1/p' "$work/serve-limited.out")
 sed "s#$base#$lbase#" "$work/section.rest" > "$work/section-limited.rest"
-token=$("$bin/serve" --data-dir "$data" token create --name bench --abilities read 2>/dev/null)
+token=$("$bin/serve" --data-dir "$data" token create --name bench --abilities read --per-hour 1000000000 2>/dev/null)
 "$bin/loadgen" --spec "$work/section-limited.rest" --concurrency 8 --requests 500 --label warmup >/dev/null
 "$bin/loadgen" --spec "$work/section-limited.rest" --concurrency 8 --requests 6000 --label "steady state, get_law_section REST, anonymous limiter counting (access-layer overhead vs the line above)" | tee -a "$out/latest.txt"
 "$bin/loadgen" --spec "$work/section-limited.rest" --concurrency 8 --requests 6000 --bearer "$token" --label "steady state, get_law_section REST, API token looked up per request" | tee -a "$out/latest.txt"
