@@ -3,9 +3,9 @@
 
 use crate::contract::answer::{ErrorCode, ToolError};
 use crate::contract::answers::{
-    AbsatzPart, BuildReport, DateSpan, GetLawAnswer, GetLawSectionAnswer, LawBookFilters, LawBookRow, LawMeta,
-    ListLawBooksAnswer, NormAccountReport, NummerPart, PlatformInfoAnswer, SearchLawsAnswer, SectionMeta,
-    StatuteHoldings, TocEntry, TocPage,
+    BuildReport, DateSpan, GetLawAnswer, GetLawSectionAnswer, LawBookFilters, LawBookRow, LawMeta, ListLawBooksAnswer,
+    NormAccountReport, PlatformInfoAnswer, SearchLawsAnswer, SectionMeta, StatuteHoldings, SubdivisionPart, TocEntry,
+    TocPage,
 };
 use crate::contract::args::{GetLawArgs, GetLawSectionArgs, ListLawBooksArgs, NoArgs, SearchLawsArgs};
 use crate::query::identifiers::{SubdivisionDesignation, find_section, nummern, resolve_book};
@@ -68,7 +68,7 @@ fn subdivision_parts(
     law: &Law,
     s: &Section,
     part: &SubdivisionDesignation,
-) -> Result<(Option<AbsatzPart>, Option<NummerPart>), ToolError> {
+) -> Result<(Option<SubdivisionPart>, Option<SubdivisionPart>), ToolError> {
     let label = s.label.clone().unwrap_or_else(|| part.section.clone());
     let absatz = match &part.absatz {
         Some(number) => Some(absatz_part(law, s, number, part)?),
@@ -91,7 +91,7 @@ fn subdivision_parts(
         )
         .with("nummern_present", listed.iter().map(|(n, ..)| n.clone()).collect::<Vec<_>>()));
     };
-    let nummer = NummerPart {
+    let nummer = SubdivisionPart {
         number: number.clone(),
         start: *n_start,
         end: *n_end,
@@ -101,7 +101,12 @@ fn subdivision_parts(
     Ok((absatz, Some(nummer)))
 }
 
-fn absatz_part(law: &Law, s: &Section, number: &str, part: &SubdivisionDesignation) -> Result<AbsatzPart, ToolError> {
+fn absatz_part(
+    law: &Law,
+    s: &Section,
+    number: &str,
+    part: &SubdivisionDesignation,
+) -> Result<SubdivisionPart, ToolError> {
     let present: Vec<&str> = s.absaetze.iter().map(|a| a.number.as_str()).collect();
     let Some(a) = s.absaetze.iter().find(|a| a.number == number) else {
         let label = s.label.clone().unwrap_or_else(|| part.section.clone());
@@ -116,7 +121,7 @@ fn absatz_part(law: &Law, s: &Section, number: &str, part: &SubdivisionDesignati
         )
         .with("absaetze_present", present));
     };
-    Ok(AbsatzPart {
+    Ok(SubdivisionPart {
         number: number.to_string(),
         start: a.start,
         end: a.end,

@@ -212,29 +212,17 @@ pub struct SectionMeta {
     pub html_url: Option<String>,
 }
 
-/// The Absatz the section argument named: offsets are code points into the section's text
-/// (start inclusive, end exclusive).
+/// A part of a section the section argument named, located in its text: an Absatz (`(2) …`)
+/// or a Nummer (the line `2. …` of its Absatz, or of the section, up to the next Nummer).
+/// Offsets are code points into the section's text (start inclusive, end exclusive).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct AbsatzPart {
+pub struct SubdivisionPart {
     pub number: String,
     pub start: usize,
     pub end: usize,
     pub text: String,
-    /// What the designation names below the Absatz that is not located (Satz, lit., Alt.,
+    /// What the designation names below this part that is not located (Satz, lit., Alt.,
     /// Halbsatz; a Nummer is located, in `nummer`); null when it names nothing else.
-    pub finer_part_not_located: Option<String>,
-}
-
-/// The Nummer the section argument named (`§ 573 Abs. 2 Nr. 2`, `§ 2 Nr. 3`): the line `2. …`
-/// of its Absatz (or of the section), up to the next Nummer; offsets are code points into the
-/// section's text (start inclusive, end exclusive).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct NummerPart {
-    pub number: String,
-    pub start: usize,
-    pub end: usize,
-    pub text: String,
-    /// What the designation names below the Nummer, not located (Satz, lit.); null when nothing.
     pub finer_part_not_located: Option<String>,
 }
 
@@ -246,10 +234,10 @@ pub struct GetLawSectionAnswer {
     pub section: SectionMeta,
     /// Sent when the section argument named an Absatz.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub absatz: Option<AbsatzPart>,
+    pub absatz: Option<SubdivisionPart>,
     /// Sent when the section argument named a Nummer.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub nummer: Option<NummerPart>,
+    pub nummer: Option<SubdivisionPart>,
     pub source_url: String,
     /// The whole text; sent when neither offset nor length was.
     #[serde(skip_serializing_if = "Option::is_none")]
