@@ -144,3 +144,23 @@ fn a_deployment_can_require_a_token_for_an_ability() {
     let (_, _, who) = rest(&c, &server, "whoami", None);
     assert_eq!(who["rate_limit"]["limit"], Value::Null, "no anonymous limit set (the tests' default): {who}");
 }
+
+#[test]
+fn clients_of_a_configured_range_share_one_budget() {
+    let data = legal_tests::sample_data_dir();
+    let args = ["--shared-client-range", "127.0.0.0/8", "--shared-per-hour", "3", "--anonymous-per-hour", "1000"];
+    let server = Server::start(data.path(), &args);
+    let c = Client::new();
+    let (status, _, who) = rest(&c, &server, "whoami", None);
+    assert_eq!(status, 200, "{who}");
+    assert_eq!((who["rate_limit"]["bucket"].clone(), who["rate_limit"]["limit"].clone()), (json!("shared"), json!(3)));
+    assert!(who["upgrade"]["message"].as_str().unwrap().contains("share one budget"), "{who}");
+    assert_eq!(mcp(&c, &server, "get_platform_info", None).0, 200);
+    assert_eq!(rest(&c, &server, "get_platform_info", None).0, 200, "the 3rd request of the range is admitted");
+    let (status, _, v) = rest(&c, &server, "get_platform_info", None);
+    assert_eq!(
+        (status, v["rate_limit"]["bucket"].clone()),
+        (429, json!("shared")),
+        "the per-IP limit does not apply: {v}"
+    );
+}
