@@ -45,11 +45,20 @@ pub struct CompoundDictionary {
 impl CompoundDictionary {
     /// Counts the words of `text`.
     pub fn add(&mut self, text: &str) {
-        let mut analyzer = TextAnalyzer::builder(SimpleTokenizer::default())
-            .filter(RemoveLongFilter::limit(64))
-            .filter(LowerCaser)
-            .filter(GermanFold)
-            .build();
+        // One analyzer per thread, not per text: `index build` counts every section of every law.
+        thread_local! {
+            static WORDS: std::cell::RefCell<TextAnalyzer> = std::cell::RefCell::new(
+                TextAnalyzer::builder(SimpleTokenizer::default())
+                    .filter(RemoveLongFilter::limit(64))
+                    .filter(LowerCaser)
+                    .filter(GermanFold)
+                    .build(),
+            );
+        }
+        WORDS.with_borrow_mut(|analyzer| self.count_words(analyzer, text));
+    }
+
+    fn count_words(&mut self, analyzer: &mut TextAnalyzer, text: &str) {
         let mut ts = analyzer.token_stream(text);
         while ts.advance() {
             let t = &ts.token().text;

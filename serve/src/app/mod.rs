@@ -88,7 +88,7 @@ pub async fn run_tool(
     if let Some(c) = &caller
         && let Err(refusal) = app.access.permits(c, tool.ability)
     {
-        let tier = tier_of(c);
+        let tier = c.rate_limit.tier.as_str();
         let (outcome, e) = match refusal {
             access::Refusal::AbilityMissing(a) => (
                 "ability_missing",
@@ -147,15 +147,6 @@ pub async fn run_tool(
     let outcome = answer.error.map(|c| c.as_str()).unwrap_or("ok");
     app.metrics.observe(transport, tool.name, outcome, started.elapsed().as_secs_f64());
     answer
-}
-
-/// The metrics label of a caller's tier (never a token value).
-pub fn tier_of(caller: &crate::contract::caller::Caller) -> &'static str {
-    match caller.rate_limit.tier {
-        crate::contract::caller::RateTier::Anonymous => "anonymous",
-        crate::contract::caller::RateTier::Token => "token",
-        crate::contract::caller::RateTier::Custom => "custom",
-    }
 }
 
 /// Connection-level limits of the server.

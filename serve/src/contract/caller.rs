@@ -58,6 +58,17 @@ pub enum RateTier {
     Custom,
 }
 
+impl RateTier {
+    /// The serde spelling (also the metrics label).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RateTier::Anonymous => "anonymous",
+            RateTier::Token => "token",
+            RateTier::Custom => "custom",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RateBucket {

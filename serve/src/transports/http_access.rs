@@ -16,7 +16,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use crate::app::access::Denied;
-use crate::app::{App, CALLER, tier_of};
+use crate::app::{App, CALLER};
 use crate::contract::answer::{ErrorCode, ToolError};
 use crate::tools;
 
@@ -39,16 +39,11 @@ pub async fn admit(State(app): State<Arc<App>>, req: Request, next: Next) -> Res
         .map(|t| t.trim().to_string());
     match app.access.admit(ip, bearer.as_deref()) {
         Ok(Ok(caller)) => {
-            app.metrics.access(tier_of(&caller), "allowed");
+            app.metrics.access(caller.rate_limit.tier.as_str(), "allowed");
             CALLER.scope(caller, next.run(req)).await
         }
         Ok(Err(Denied::RateLimited(report))) => {
-            let tier = match report.tier {
-                crate::contract::caller::RateTier::Anonymous => "anonymous",
-                crate::contract::caller::RateTier::Token => "token",
-                crate::contract::caller::RateTier::Custom => "custom",
-            };
-            app.metrics.access(tier, "rate_limited");
+            app.metrics.access(report.tier.as_str(), "rate_limited");
             let retry = report.retry_after_seconds.unwrap_or(1);
             let e = ToolError::new(
                 ErrorCode::RateLimited,
