@@ -143,26 +143,8 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Searc
         model::ExpansionStatus::Skipped,
         model::ExpansionReason::PreciseIdentifier,
     );
-    let mut answer = SearchDecisionsAnswer {
-        query: Some(query.clone()),
-        filters_applied: filters.applied(),
-        sort,
-        page,
-        limit: size,
-        query_expansion: expansion.report(),
-        query_analysis: None,
-        mode: SearchMode::Keyword,
-        mode_note: None,
-        match_mode: None,
-        total: 0,
-        total_basis: IDENTIFIER_BASIS,
-        returned: 0,
-        has_more: false,
-        paging_note: None,
-        filter_vocabulary: None,
-        results: Vec::new(),
-        scope: None,
-    };
+    let mut answer =
+        SearchDecisionsAnswer::unpaged(Some(query.clone()), &filters, a, expansion.report(), SearchMode::Keyword);
 
     let (q, words, citation, match_mode, ids) = match match_query(g, query, &filters, a.expand_query)? {
         QueryMatch::Identifier { mode, decisions: mut found } => {
@@ -179,10 +161,7 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Searc
             answer.mode = mode;
             answer.mode_note =
                 Some("The query is an identifier throughout, so it was looked up exactly, not searched as words.");
-            finish_page(&mut answer, total, IDENTIFIER_BASIS, rows);
-            if total == 0 && !filters.is_empty() {
-                answer.filter_vocabulary = filters.vocabulary(g)?;
-            }
+            finish_page(g, &filters, &mut answer, total, IDENTIFIER_BASIS, rows)?;
             return Ok(answer);
         }
         QueryMatch::Text { query, words, citation, match_mode, ids, plan } => {
@@ -252,10 +231,7 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Searc
         );
     }
     answer.match_mode = Some(match_mode);
-    finish_page(&mut answer, total, text_basis(citation, match_mode), rows);
-    if total == 0 && !filters.is_empty() {
-        answer.filter_vocabulary = filters.vocabulary(g)?;
-    }
+    finish_page(g, &filters, &mut answer, total, text_basis(citation, match_mode), rows)?;
     answer.scope = Some("court decisions only; laws are searched by search_laws");
     Ok(answer)
 }
@@ -291,36 +267,54 @@ fn list_by_filters(
             snippets: Vec::new(),
         })
         .collect();
-    let mut answer = SearchDecisionsAnswer {
-        query: None,
-        filters_applied: filters.applied(),
-        sort: a.sort,
-        page,
-        limit: size,
-        query_expansion: crate::query::expansion::QueryExpansion::not_applied(
+    let mut answer = SearchDecisionsAnswer::unpaged(
+        None,
+        filters,
+        a,
+        crate::query::expansion::QueryExpansion::not_applied(
             "",
             model::ExpansionStatus::Skipped,
             model::ExpansionReason::EmptyQuery,
         )
         .report(),
-        query_analysis: None,
-        mode: SearchMode::FiltersOnly,
-        mode_note: Some("No query: every decision matching the filters, in the order sort names."),
-        match_mode: None,
-        total: 0,
-        total_basis: FILTERS_BASIS,
-        returned: 0,
-        has_more: false,
-        paging_note: None,
-        filter_vocabulary: None,
-        results: Vec::new(),
-        scope: Some("court decisions only; laws are searched by search_laws"),
-    };
-    finish_page(&mut answer, total, FILTERS_BASIS, rows);
-    if total == 0 && !filters.is_empty() {
-        answer.filter_vocabulary = filters.vocabulary(g)?;
-    }
+        SearchMode::FiltersOnly,
+    );
+    answer.mode_note = Some("No query: every decision matching the filters, in the order sort names.");
+    answer.scope = Some("court decisions only; laws are searched by search_laws");
+    finish_page(g, filters, &mut answer, total, FILTERS_BASIS, rows)?;
     Ok(answer)
+}
+
+impl SearchDecisionsAnswer {
+    /// The answer before any page is filled: what was asked, and how it is matched.
+    fn unpaged(
+        query: Option<String>,
+        filters: &Filters,
+        a: &SearchDecisionsArgs,
+        query_expansion: crate::contract::answers::QueryExpansionReport,
+        mode: SearchMode,
+    ) -> SearchDecisionsAnswer {
+        SearchDecisionsAnswer {
+            query,
+            filters_applied: filters.applied(),
+            sort: a.sort,
+            page: a.page as usize,
+            limit: a.limit as usize,
+            query_expansion,
+            query_analysis: None,
+            mode,
+            mode_note: None,
+            match_mode: None,
+            total: 0,
+            total_basis: IDENTIFIER_BASIS,
+            returned: 0,
+            has_more: false,
+            paging_note: None,
+            filter_vocabulary: None,
+            results: Vec::new(),
+            scope: None,
+        }
+    }
 }
 
 /// `total_basis` of a listing by the filters alone.
@@ -427,12 +421,16 @@ pub(crate) fn match_query(
     Ok(QueryMatch::Text { query: q, words, citation, match_mode, ids, plan: Some(Box::new(plan)) })
 }
 
+/// Fills the page's counts and rows; an empty result under a court or document-type filter also
+/// says whether the value exists at all (`filter_vocabulary`).
 pub(crate) fn finish_page(
+    g: &Generation,
+    filters: &Filters,
     answer: &mut SearchDecisionsAnswer,
     total: usize,
     basis: &'static str,
     rows: Vec<DecisionSearchRow>,
-) {
+) -> Result<(), ToolError> {
     let (page, size) = (answer.page, answer.limit);
     let end = page * size;
     answer.total = total;
@@ -444,6 +442,10 @@ pub(crate) fn finish_page(
             Some(format!("Only pages 1-{PAGE_MAX} are served; narrow the query or filters to reach the rest."));
     }
     answer.results = rows;
+    if total == 0 && !filters.is_empty() {
+        answer.filter_vocabulary = filters.vocabulary(g)?;
+    }
+    Ok(())
 }
 
 /// `date`: newest first, undated last; otherwise by id.
