@@ -69,6 +69,23 @@ struct Args {
     /// datapackage, citation-check; `all` for every one). Default: none, all tools are open.
     #[arg(long, value_delimiter = ',')]
     require_token_for: Vec<String>,
+    /// The base URL clients reach this server at, e.g. https://legal.example (behind a proxy:
+    /// the proxy's). It is the OAuth resource identifier. Default: http://<bound address>.
+    #[arg(long, env = "LEGAL_PUBLIC_URL")]
+    public_url: Option<String>,
+    /// Accept OAuth 2.1 access tokens (JWT) of this issuer, e.g.
+    /// https://id.example/realms/legal. Default: API tokens only.
+    #[arg(long, env = "LEGAL_OAUTH_ISSUER")]
+    oauth_issuer: Option<String>,
+    /// The issuer's JWKS URL. Default: its jwks_uri, from the issuer's metadata.
+    #[arg(long, env = "LEGAL_OAUTH_JWKS_URL", requires = "oauth_issuer")]
+    oauth_jwks_url: Option<String>,
+    /// An accepted `aud` of access tokens (repeatable). Default: <public-url>/mcp and <public-url>.
+    #[arg(long = "oauth-audience", requires = "oauth_issuer")]
+    oauth_audience: Vec<String>,
+    /// The prefix that makes a scope an ability: with `legal:`, `legal:search` grants search.
+    #[arg(long, default_value = "legal:")]
+    oauth_scope_prefix: String,
 }
 
 #[derive(Subcommand)]
@@ -200,7 +217,14 @@ fn main() {
             shared_per_hour: args.shared_per_hour,
             token_per_hour: args.token_per_hour,
             token_required_for,
+            oauth: args.oauth_issuer.map(|issuer| serve::app::oauth::OAuthConfig {
+                issuer,
+                jwks_url: args.oauth_jwks_url,
+                audiences: args.oauth_audience,
+                scope_prefix: args.oauth_scope_prefix,
+            }),
         },
+        public_url: args.public_url,
     };
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
     let result = rt.block_on(async {

@@ -5,6 +5,8 @@
 //! - An API token (`Authorization: Bearer ldt_…`, [`super::tokens`]) has its own budget (the
 //!   deployment's token default, or its own) and abilities; a tool needs one ability
 //!   ([`crate::tools::Tool::ability`]), and a deployment may require a token for some abilities.
+//! - An OAuth access token of the configured issuer ([`super::oauth`]) has the token budget
+//!   per subject (`sub`) and the abilities its scopes map to.
 //! - The limiter is `governor` (GCRA): `limit` requests per hour, the whole of it usable at once
 //!   and refilled evenly. Every HTTP request to `/mcp` or `/api/…` counts once, before anything
 //!   runs; a refused request runs nothing and is not counted.
@@ -21,8 +23,9 @@ use governor::state::keyed::DefaultKeyedStateStore;
 use governor::state::{InMemoryState, NotKeyed};
 use governor::{Quota, RateLimiter};
 
+use super::oauth::{KeysUnavailable, OAuth, OAuthConfig};
 use super::tokens::{TokenRefusal, TokenStore};
-use crate::contract::caller::{Ability, Caller, RateBucket, RateLimitReport, RateTier};
+use crate::contract::caller::{Ability, Caller, Credential, RateBucket, RateLimitReport, RateTier};
 
 type Keyed<K> = RateLimiter<K, DefaultKeyedStateStore<K>, DefaultClock, StateInformationMiddleware>;
 type Direct = RateLimiter<NotKeyed, InMemoryState, DefaultClock, StateInformationMiddleware>;
@@ -42,6 +45,8 @@ pub struct AccessConfig {
     pub token_per_hour: u32,
     /// Abilities an anonymous caller may not use (a token is required).
     pub token_required_for: Vec<Ability>,
+    /// The OAuth issuer whose access tokens are accepted; None = API tokens only.
+    pub oauth: Option<OAuthConfig>,
 }
 
 impl Default for AccessConfig {
@@ -52,6 +57,7 @@ impl Default for AccessConfig {
             shared_per_hour: 5_000,
             token_per_hour: 5_000,
             token_required_for: Vec::new(),
+            oauth: None,
         }
     }
 }
@@ -91,6 +97,8 @@ pub enum Denied {
     RateLimited(RateLimitReport),
     /// A token was sent and is not valid.
     InvalidToken(TokenRefusal),
+    /// An OAuth token was sent and the issuer's keys cannot be had to judge it.
+    KeysUnavailable(KeysUnavailable),
 }
 
 pub struct Access {
@@ -100,7 +108,10 @@ pub struct Access {
     tokens_default: Option<Keyed<i64>>,
     /// Tokens with their own limit: one limiter each, made on first use.
     tokens_own: Mutex<HashMap<i64, (u32, Arc<Direct>)>>,
+    /// OAuth callers: the token budget per subject.
+    subjects: Option<Keyed<String>>,
     store: TokenStore,
+    oauth: Option<OAuth>,
 }
 
 fn quota(per_hour: u32) -> Option<Quota> {
@@ -155,22 +166,48 @@ fn unlimited(tier: RateTier, bucket: RateBucket) -> RateLimitReport {
 }
 
 impl Access {
-    pub fn new(config: AccessConfig, store: TokenStore) -> Access {
-        let keyed = |n: u32| quota(n).map(|q| RateLimiter::keyed(q).with_middleware::<StateInformationMiddleware>());
-        Access {
-            anonymous: keyed(config.anonymous_per_hour),
+    /// The access layer of a server whose canonical base URL is `public_url` (the OAuth
+    /// resource identifier).
+    pub fn new(config: AccessConfig, store: TokenStore, public_url: &str) -> anyhow::Result<Access> {
+        let oauth = config.oauth.clone().map(|c| OAuth::new(c, public_url)).transpose()?;
+        Ok(Access {
+            anonymous: quota(config.anonymous_per_hour)
+                .map(|q| RateLimiter::keyed(q).with_middleware::<StateInformationMiddleware>()),
             shared: quota(config.shared_per_hour)
                 .map(|q| RateLimiter::direct(q).with_middleware::<StateInformationMiddleware>()),
             tokens_default: quota(config.token_per_hour)
                 .map(|q| RateLimiter::keyed(q).with_middleware::<StateInformationMiddleware>()),
             tokens_own: Mutex::new(HashMap::new()),
+            subjects: quota(config.token_per_hour)
+                .map(|q| RateLimiter::keyed(q).with_middleware::<StateInformationMiddleware>()),
             config,
             store,
-        }
+            oauth,
+        })
     }
 
     pub fn config(&self) -> &AccessConfig {
         &self.config
+    }
+
+    /// The OAuth resource server, when this deployment has an issuer.
+    pub fn oauth(&self) -> Option<&OAuth> {
+        self.oauth.as_ref()
+    }
+
+    /// Whether an anonymous caller may use nothing at all (every ability needs a token): such
+    /// a deployment answers 401 before any handler runs, so OAuth clients start their flow.
+    pub fn requires_token_for_everything(&self) -> bool {
+        Ability::ALL.iter().all(|a| self.config.token_required_for.contains(a))
+    }
+
+    fn caller(&self, credential: Option<Credential>, rate_limit: RateLimitReport) -> Caller {
+        Caller {
+            credential,
+            rate_limit,
+            token_per_hour: self.token_budget(),
+            resource_metadata: self.oauth.as_ref().map(|o| o.resource_metadata_url(true)),
+        }
     }
 
     fn token_budget(&self) -> Option<u32> {
@@ -178,9 +215,17 @@ impl Access {
     }
 
     /// Admits one request from `ip` with the bearer token it sent (if any): counts it against
-    /// its caller's budget and says who the caller is, or why it is refused.
-    pub fn admit(&self, ip: IpAddr, bearer: Option<&str>) -> anyhow::Result<Result<Caller, Denied>> {
+    /// its caller's budget and says who the caller is, or why it is refused. An API token starts
+    /// `ldt_`; any other token is an OAuth access token when an issuer is configured.
+    pub async fn admit(&self, ip: IpAddr, bearer: Option<&str>) -> anyhow::Result<Result<Caller, Denied>> {
         let Some(token) = bearer else { return Ok(self.admit_anonymous(ip)) };
+        if let Some(oauth) = self.oauth.as_ref().filter(|_| !token.starts_with("ldt_")) {
+            return Ok(match oauth.verify(token).await {
+                Err(unavailable) => Err(Denied::KeysUnavailable(unavailable)),
+                Ok(Err(refusal)) => Err(Denied::InvalidToken(refusal)),
+                Ok(Ok(identity)) => self.admit_subject(identity),
+            });
+        }
         let grant = match self.store.verify(token)? {
             Ok(g) => g,
             Err(refusal) => return Ok(Err(Denied::InvalidToken(refusal))),
@@ -204,11 +249,22 @@ impl Access {
             },
         };
         Ok(match outcome {
-            Ok(rate_limit) => {
-                Ok(Caller { token: Some(grant.identity), rate_limit, token_per_hour: self.token_budget() })
-            }
+            Ok(rate_limit) => Ok(self.caller(Some(Credential::ApiToken(grant.identity)), rate_limit)),
             Err(rate_limit) => Err(Denied::RateLimited(rate_limit)),
         })
+    }
+
+    fn admit_subject(&self, identity: crate::contract::caller::OAuthIdentity) -> Result<Caller, Denied> {
+        let outcome = match &self.subjects {
+            Some(l) => {
+                report(RateTier::Token, RateBucket::Subject, self.config.token_per_hour, l.check_key(&identity.subject))
+            }
+            None => Ok(unlimited(RateTier::Token, RateBucket::Subject)),
+        };
+        match outcome {
+            Ok(rate_limit) => Ok(self.caller(Some(Credential::OAuth(identity)), rate_limit)),
+            Err(rate_limit) => Err(Denied::RateLimited(rate_limit)),
+        }
     }
 
     fn admit_anonymous(&self, ip: IpAddr) -> Result<Caller, Denied> {
@@ -230,7 +286,7 @@ impl Access {
             }
         };
         match outcome {
-            Ok(rate_limit) => Ok(Caller { token: None, rate_limit, token_per_hour: self.token_budget() }),
+            Ok(rate_limit) => Ok(self.caller(None, rate_limit)),
             Err(rate_limit) => Err(Denied::RateLimited(rate_limit)),
         }
     }
@@ -238,8 +294,8 @@ impl Access {
     /// Whether `caller` may use a tool needing `ability` (None: every caller may).
     pub fn permits(&self, caller: &Caller, ability: Option<Ability>) -> Result<(), Refusal> {
         let Some(ability) = ability else { return Ok(()) };
-        match &caller.token {
-            Some(t) if t.abilities.contains(&ability) => Ok(()),
+        match &caller.credential {
+            Some(c) if c.abilities().contains(&ability) => Ok(()),
             Some(_) => Err(Refusal::AbilityMissing(ability)),
             None if self.config.token_required_for.contains(&ability) => Err(Refusal::TokenRequired(ability)),
             None => Ok(()),
@@ -252,6 +308,15 @@ impl Access {
 pub enum Refusal {
     AbilityMissing(Ability),
     TokenRequired(Ability),
+}
+
+impl Refusal {
+    /// The ability the tool needs.
+    pub fn ability(self) -> Ability {
+        match self {
+            Refusal::AbilityMissing(a) | Refusal::TokenRequired(a) => a,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -59,7 +59,7 @@ impl Metrics {
         let access = Family::<AccessLabels, Counter>::default();
         registry.register(
             "access_requests",
-            "HTTP requests by caller tier and access outcome (allowed, rate_limited, invalid_token, ability_missing, token_required)",
+            "HTTP requests by caller tier and access outcome (allowed, rate_limited, invalid_token, ability_missing, token_required, auth_unavailable)",
             access.clone(),
         );
         registry.register("requests", "Tool calls by transport, tool and outcome", requests.clone());

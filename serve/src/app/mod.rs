@@ -8,6 +8,7 @@
 pub mod access;
 pub mod budget;
 pub mod metrics;
+pub mod oauth;
 pub mod swap;
 pub mod tokens;
 
@@ -42,6 +43,18 @@ pub struct Config {
     pub limits: Limits,
     /// Rate limits and token rules ([`access`]).
     pub access: access::AccessConfig,
+    /// The base URL clients reach this server at (behind a proxy: the proxy's); None =
+    /// `http://<bound address>`. It is the OAuth resource identifier.
+    pub public_url: Option<String>,
+}
+
+/// Installs the ring crypto provider for rustls once (reqwest is built without a provider):
+/// the OAuth issuer's keys are fetched over HTTPS.
+pub fn install_tls_provider() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
 }
 
 impl Config {
@@ -72,6 +85,56 @@ tokio::task_local! {
     pub static CALLER: crate::contract::caller::Caller;
 }
 
+/// Whether `caller` may run `tool` (its ability; a token where the deployment requires one):
+/// the refusal otherwise, counted in the access metrics. Nothing has run.
+pub fn permit(
+    app: &App,
+    caller: Option<&crate::contract::caller::Caller>,
+    tool: &tools::Tool,
+) -> Result<(), ToolError> {
+    let Some(c) = caller else { return Ok(()) };
+    let Err(refusal) = app.access.permits(c, tool.ability) else { return Ok(()) };
+    let tier = c.rate_limit.tier.as_str();
+    let scope = app.access.oauth().map(|o| (o.scope_of(refusal.ability()), o.resource_metadata_url(true)));
+    let (outcome, e) = match refusal {
+    access::Refusal::AbilityMissing(a) => (
+    "ability_missing",
+    ToolError::new(
+        ErrorCode::TokenAbilityMissing,
+        format!("{} needs the ability {}, which this token does not have", tool.name, a.as_str()),
+        match (&c.credential, &scope) {
+        (Some(crate::contract::caller::Credential::OAuth(_)), Some((s, _))) => {
+            format!("Authorize again asking for the scope {s}; nothing ran.")
+        }
+        _ => "Create a token with this ability (serve token create --abilities …) or use another token."
+            .to_string(),
+        },
+    )
+    .with("required_ability", a.as_str()),
+    ),
+    access::Refusal::TokenRequired(a) => (
+    "token_required",
+    ToolError::new(
+        ErrorCode::TokenRequired,
+        format!("this server requires an access token for {} (ability {})", tool.name, a.as_str()),
+        match &scope {
+        Some((s, metadata)) => format!(
+            "Sign in through the OAuth issuer named at {metadata} asking for the scope {s}, or send an API token with this ability, as Authorization: Bearer <token>."
+        ),
+        None => "Send Authorization: Bearer <token> with a token that has this ability.".to_string(),
+        },
+    )
+    .with("required_ability", a.as_str()),
+    ),
+};
+    let e = match scope {
+        Some((s, _)) => e.with("required_scope", s),
+        None => e,
+    };
+    app.metrics.access(tier, outcome);
+    Err(e)
+}
+
 /// Runs one tool call off the async executor, until the configured timeout or the request's
 /// deadline ([`REQUEST_DEADLINE`]), whichever comes first.
 pub async fn run_tool(
@@ -85,31 +148,7 @@ pub async fn run_tool(
     let gref = generation.as_deref().map(tools::generation_ref);
     // A caller without the tool's ability is refused before anything runs.
     let caller = CALLER.try_with(Clone::clone).ok();
-    if let Some(c) = &caller
-        && let Err(refusal) = app.access.permits(c, tool.ability)
-    {
-        let tier = c.rate_limit.tier.as_str();
-        let (outcome, e) = match refusal {
-            access::Refusal::AbilityMissing(a) => (
-                "ability_missing",
-                ToolError::new(
-                    ErrorCode::TokenAbilityMissing,
-                    format!("{} needs the ability {}, which this token does not have", tool.name, a.as_str()),
-                    "Create a token with this ability (serve token create --abilities …) or use another token.",
-                )
-                .with("required_ability", a.as_str()),
-            ),
-            access::Refusal::TokenRequired(a) => (
-                "token_required",
-                ToolError::new(
-                    ErrorCode::TokenRequired,
-                    format!("this server requires an API token for {} (ability {})", tool.name, a.as_str()),
-                    "Send Authorization: Bearer <token> with a token that has this ability.",
-                )
-                .with("required_ability", a.as_str()),
-            ),
-        };
-        app.metrics.access(tier, outcome);
+    if let Err(e) = permit(app, caller.as_ref(), tool) {
         return tools::Answer::refusal(e, gref.as_ref(), &[]);
     }
     // The deadline also travels into the blocking thread, where long loops check it

@@ -59,6 +59,8 @@ pub enum ErrorCode {
     TokenRequired,
     /// The token lacks the ability the tool needs (`required_ability`); nothing ran.
     TokenAbilityMissing,
+    /// The OAuth issuer's keys could not be fetched to judge the access token; retry shortly.
+    AuthUnavailable,
     /// A defect on our side; retrying may help.
     InternalError,
 }
@@ -87,6 +89,7 @@ impl ErrorCode {
             ErrorCode::InvalidToken => "invalid_token",
             ErrorCode::TokenRequired => "token_required",
             ErrorCode::TokenAbilityMissing => "token_ability_missing",
+            ErrorCode::AuthUnavailable => "auth_unavailable",
             ErrorCode::InternalError => "internal_error",
         }
     }
@@ -107,7 +110,7 @@ impl ErrorCode {
             | ErrorCode::CourtNotFound
             | ErrorCode::SectionNotInDecision => 404,
             ErrorCode::BookAmbiguous | ErrorCode::SectionAmbiguous | ErrorCode::DecisionAmbiguous => 409,
-            ErrorCode::NoGeneration => 503,
+            ErrorCode::NoGeneration | ErrorCode::AuthUnavailable => 503,
             ErrorCode::RateLimited => 429,
             ErrorCode::InvalidToken | ErrorCode::TokenRequired => 401,
             ErrorCode::TokenAbilityMissing => 403,
@@ -117,7 +120,14 @@ impl ErrorCode {
     }
 
     pub fn retryable(self) -> bool {
-        matches!(self, ErrorCode::NoGeneration | ErrorCode::Timeout | ErrorCode::InternalError | ErrorCode::RateLimited)
+        matches!(
+            self,
+            ErrorCode::NoGeneration
+                | ErrorCode::Timeout
+                | ErrorCode::InternalError
+                | ErrorCode::RateLimited
+                | ErrorCode::AuthUnavailable
+        )
     }
 }
 

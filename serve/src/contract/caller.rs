@@ -78,6 +78,8 @@ pub enum RateBucket {
     Shared,
     /// The token's own budget, shared by MCP and REST.
     Token,
+    /// One budget per OAuth subject (the access token's `sub`), whichever of its tokens it sends.
+    Subject,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -85,6 +87,8 @@ pub enum RateBucket {
 pub enum AuthMethod {
     /// `Authorization: Bearer ldt_…`, created with `serve token create`.
     ApiToken,
+    /// `Authorization: Bearer <JWT>`, an access token of the configured OAuth issuer.
+    Oauth,
 }
 
 /// The budget a request was counted against, as the limiter holds it after counting it.
@@ -111,14 +115,55 @@ pub struct TokenIdentity {
     pub abilities: Vec<Ability>,
 }
 
+/// The holder of an OAuth access token, as its verified claims say.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct OAuthIdentity {
+    /// The `sub` claim: who the issuer says the caller is.
+    pub subject: String,
+    /// The client the token was issued to (`client_id` or `azp`); null when the token names none.
+    pub client_id: Option<String>,
+    /// The token's scopes, as granted.
+    pub scopes: Vec<String>,
+    /// The abilities those scopes map to (`<prefix><ability>`, e.g. `legal:search`).
+    pub abilities: Vec<Ability>,
+    /// When the token expires (`exp`, Unix seconds).
+    pub expires_at_unix: i64,
+}
+
+/// How a caller proved who it is.
+#[derive(Debug, Clone)]
+pub enum Credential {
+    ApiToken(TokenIdentity),
+    OAuth(OAuthIdentity),
+}
+
+impl Credential {
+    pub fn abilities(&self) -> &[Ability] {
+        match self {
+            Credential::ApiToken(t) => &t.abilities,
+            Credential::OAuth(o) => &o.abilities,
+        }
+    }
+
+    pub fn method(&self) -> AuthMethod {
+        match self {
+            Credential::ApiToken(_) => AuthMethod::ApiToken,
+            Credential::OAuth(_) => AuthMethod::Oauth,
+        }
+    }
+}
+
 /// The caller of one request.
 #[derive(Debug, Clone)]
 pub struct Caller {
-    pub token: Option<TokenIdentity>,
+    /// None for an anonymous caller.
+    pub credential: Option<Credential>,
     pub rate_limit: RateLimitReport,
     /// Requests per hour a token gets here by default (None = no limit): what `whoami`
     /// offers an anonymous caller.
     pub token_per_hour: Option<u32>,
+    /// The deployment's RFC 9728 protected-resource metadata URL; None without an OAuth issuer.
+    pub resource_metadata: Option<String>,
 }
 
 thread_local! {

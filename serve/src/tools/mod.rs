@@ -68,6 +68,7 @@ pub const COMMON_REFUSALS: &[ErrorCode] = &[
     ErrorCode::InvalidToken,
     ErrorCode::TokenRequired,
     ErrorCode::TokenAbilityMissing,
+    ErrorCode::AuthUnavailable,
 ];
 
 impl Tool {

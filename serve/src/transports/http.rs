@@ -106,6 +106,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route("/metrics", get(metrics_text))
+        .route("/.well-known/oauth-protected-resource", get(http_access::resource_metadata_of_server))
+        .route("/.well-known/oauth-protected-resource/mcp", get(http_access::resource_metadata_of_mcp))
         .fallback(http_guard::route_not_found)
         .method_not_allowed_fallback(http_guard::method_not_allowed)
         .layer(middleware::from_fn_with_state(app.clone(), http_access::admit))
@@ -123,7 +125,12 @@ pub async fn serve(config: Config, listener: tokio::net::TcpListener) -> anyhow:
         tokio::task::spawn_blocking(move || s.check_current(true)).await?;
     }
     let tokens = crate::app::tokens::TokenStore::for_serving(&crate::app::tokens::tokens_path(&config.data_dir));
-    let access = crate::app::access::Access::new(config.access.clone(), tokens);
+    let addr = listener.local_addr()?;
+    let public_url = config.public_url.clone().unwrap_or_else(|| format!("http://{addr}"));
+    let access = crate::app::access::Access::new(config.access.clone(), tokens, &public_url)?;
+    if let Some(o) = access.oauth() {
+        println!("serve: accepting OAuth access tokens of {} for {}", o.issuer(), o.resource(true));
+    }
     let app = Arc::new(App { config: config.clone(), slot: slot.clone(), metrics: metrics::Metrics::new(), access });
     if let Some(g) = slot.get() {
         app.metrics.set_generation(&g.id);
@@ -164,7 +171,6 @@ pub async fn serve(config: Config, listener: tokio::net::TcpListener) -> anyhow:
             }
         });
     }
-    let addr = listener.local_addr()?;
     println!("serve: listening on http://{addr} (MCP http://{addr}/mcp)");
     use std::io::Write;
     let _ = std::io::stdout().flush();

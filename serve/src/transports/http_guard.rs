@@ -241,7 +241,11 @@ pub fn cors_layer(allowed_origins: Vec<String>) -> CorsLayer {
             HeaderName::from_static("mcp-name"),
             HeaderName::from_static("mcp-session-id"),
         ])
-        .expose_headers([HeaderName::from_static("mcp-protocol-version"), header::RETRY_AFTER])
+        .expose_headers([
+            HeaderName::from_static("mcp-protocol-version"),
+            header::RETRY_AFTER,
+            header::WWW_AUTHENTICATE,
+        ])
         .max_age(std::time::Duration::from_secs(600))
 }
 

@@ -32,8 +32,9 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use crate::app::App;
+use crate::app::{App, CALLER};
 use crate::tools::{self, TOOLS};
+use crate::transports::http_access::{self, Challenge};
 
 /// Modern (stateless, per-request `_meta`) protocol versions.
 pub const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
@@ -226,6 +227,9 @@ pub async fn post(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) 
         return post_batch(&app, &raw, header_version.as_deref()).await;
     }
     let message: Value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
+    if let Some(response) = scope_challenge(&app, &raw, &message) {
+        return response;
+    }
     if is_modern(header_version.as_deref(), &message) {
         return post_modern(&app, &headers, &raw, message, header_version.as_deref()).await;
     }
@@ -241,6 +245,29 @@ pub async fn post(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) 
         Some(reply) => json_response(StatusCode::OK, render_off_thread(reply).await),
         None => StatusCode::ACCEPTED.into_response(),
     }
+}
+
+/// With an OAuth issuer, a single `tools/call` its caller may not make is answered with an HTTP
+/// challenge (401 for a missing token, 403 `insufficient_scope` for a missing scope; the header
+/// is added by the access layer), so an OAuth client can authorize or step up (MCP
+/// authorization, scope challenge). The body is the JSON-RPC error -32000 with the refusal.
+/// Without an issuer, and inside a batch, the refusal stays a tool result (`isError`).
+fn scope_challenge(app: &App, raw: &RawValue, message: &Value) -> Option<Response> {
+    app.access.oauth()?;
+    if message.get("method").and_then(Value::as_str) != Some("tools/call") {
+        return None;
+    }
+    let tool = tools::find(message.get("params")?.get("name")?.as_str()?)?;
+    let caller = CALLER.try_with(Clone::clone).ok()?;
+    let e = crate::app::permit(app, Some(&caller), tool).err()?;
+    let status = StatusCode::from_u16(e.code.http_status()).unwrap_or(StatusCode::FORBIDDEN);
+    let challenge = Challenge::of_refusal(e.code, tool.ability);
+    let error = RpcError::new(http_access::ACCESS_REFUSED, e.message.clone()).with_data(http_access::refusal_data(&e));
+    let mut response = reply_response(status, &Reply { id: raw_id(raw).0, outcome: Err(error) });
+    if let Some(c) = challenge {
+        response.extensions_mut().insert(c);
+    }
+    Some(response)
 }
 
 fn unsupported_version_error(requested: &str) -> RpcError {

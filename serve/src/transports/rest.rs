@@ -13,12 +13,25 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
 
 use crate::app::App;
+use crate::contract::caller::Ability;
 use crate::tools::{self, TOOLS};
+use crate::transports::http_access::Challenge;
 
 fn respond(answer: tools::Answer) -> Response {
     let status = answer.error.map(|c| c.http_status()).unwrap_or(200);
-    (StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR), Json(Value::Object(answer.body)))
-        .into_response()
+    // A refusal for want of a token or an ability asks for one (`WWW-Authenticate`, added by
+    // the access layer).
+    let challenge = answer.error.and_then(|code| {
+        let ability = answer.body.get("required_ability").and_then(Value::as_str).and_then(Ability::parse);
+        Challenge::of_refusal(code, ability)
+    });
+    let mut response =
+        (StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR), Json(Value::Object(answer.body)))
+            .into_response();
+    if let Some(c) = challenge {
+        response.extensions_mut().insert(c);
+    }
+    response
 }
 
 /// A refusal before any tool ran (bad body, unknown tool): the envelope without a generation.
