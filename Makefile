@@ -40,12 +40,13 @@ venv: .venv-mcp1/bin/python .venv-mcp2/bin/python
 .venv-mcp2/bin/python:
 	python3 -m venv .venv-mcp2 && .venv-mcp2/bin/pip install -q 'mcp==2.3.0'
 
-# One build of everything, then all tests in parallel (nextest when present), then the Node MCP
-# peers (conformance suite, TypeScript clients, Inspector --strict) when npm is there.
+# One build of everything, then all tests in parallel (nextest when present; then no token may
+# appear in any test's captured output), then the Node MCP peers (conformance suite, TypeScript
+# clients, Inspector --strict) when npm is there.
 test: venv
 	cargo build --workspace --all-targets
 	@if cargo nextest --version >/dev/null 2>&1; then \
-		cargo nextest run --workspace --no-fail-fast; \
+		cargo nextest run --workspace --no-fail-fast && scripts/no-tokens-in-logs.sh target/nextest/default/junit.xml; \
 	else \
 		cargo test --workspace --no-fail-fast; \
 	fi

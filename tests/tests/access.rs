@@ -1,6 +1,6 @@
 //! Access (issue 18), through the real `serve` binary on the embedded sample: the anonymous
-//! budget runs out at exactly its limit and is one budget for MCP and REST; a token has its own
-//! budget; a revoked token is refused on the very next request; a missing ability is refused
+//! budget runs out at exactly its limit, under concurrent load too, and is one budget for MCP and
+//! REST; a token has its own budget; a revoked token is refused on the very next request; a missing ability is refused
 //! and nothing runs; `whoami` reads the limiter's state; no token appears in the server's log.
 
 use legal_tests::http::Client;
@@ -163,4 +163,81 @@ fn clients_of_a_configured_range_share_one_budget() {
         (429, json!("shared")),
         "the per-IP limit does not apply: {v}"
     );
+}
+
+#[test]
+fn under_concurrent_load_the_anonymous_budget_admits_exactly_its_limit_and_a_token_keeps_its_own() {
+    let data = legal_tests::sample_data_dir();
+    let dir = data.path().to_str().unwrap();
+    // GCRA refills evenly (40/h: one request per 90 s; 360/h: one per 10 s), so within the few
+    // seconds of the run the counts are exact; `refilled` allows for a slow machine.
+    let server = Server::start(data.path(), &["--anonymous-per-hour", "40", "--token-per-hour", "360"]);
+    let token = run_stage_ok("serve", &["--data-dir", dir, "token", "create", "--name", "load", "--abilities", "all"]);
+    let token = token.trim();
+    let server = &server;
+    let started = std::time::Instant::now();
+    let refilled = |per_hour: f64| (started.elapsed().as_secs_f64() * per_hour / 3600.0).floor() as usize;
+    // 8 anonymous clients × 12 requests, alternating MCP and REST (96 against a budget of 40),
+    // while 4 token clients send 25 requests each.
+    let (anonymous, tokened): (Vec<u16>, Vec<u16>) = std::thread::scope(|s| {
+        let anon: Vec<_> = (0..8)
+            .map(|t| {
+                s.spawn(move || {
+                    let c = Client::new();
+                    (0..12)
+                        .map(|i| {
+                            if (t + i) % 2 == 0 {
+                                mcp(&c, server, "get_platform_info", None).0
+                            } else {
+                                rest(&c, server, "get_platform_info", None).0
+                            }
+                        })
+                        .collect::<Vec<u16>>()
+                })
+            })
+            .collect();
+        let tok: Vec<_> = (0..4)
+            .map(|t| {
+                s.spawn(move || {
+                    let c = Client::new();
+                    (0..25)
+                        .map(|i| {
+                            if (t + i) % 2 == 0 {
+                                mcp(&c, server, "get_platform_info", Some(token)).0
+                            } else {
+                                rest(&c, server, "get_platform_info", Some(token)).0
+                            }
+                        })
+                        .collect::<Vec<u16>>()
+                })
+            })
+            .collect();
+        (
+            anon.into_iter().flat_map(|h| h.join().unwrap()).collect(),
+            tok.into_iter().flat_map(|h| h.join().unwrap()).collect(),
+        )
+    });
+    let count = |v: &[u16], s: u16| v.iter().filter(|&&x| x == s).count();
+    let admitted = count(&anonymous, 200);
+    assert!(
+        admitted >= 40 && admitted <= 40 + refilled(40.0) && admitted + count(&anonymous, 429) == 96,
+        "exactly the limit is admitted: {admitted} of {anonymous:?}"
+    );
+    assert_eq!(count(&tokened, 200), 100, "the token's own budget is untouched by the anonymous run-out: {tokened:?}");
+    let c = Client::new();
+    let (_, _, who) = rest(&c, server, "whoami", Some(token));
+    let used = who["rate_limit"]["used"].as_u64().unwrap() as usize;
+    assert!(
+        used <= 101 && used + refilled(360.0) >= 101,
+        "each token request counted once, MCP and REST alike: {used} used after 101 ({who})"
+    );
+    assert_eq!(rest(&c, server, "whoami", None).0, 429, "the anonymous budget stays spent");
+    let (_, metrics) = c.get(&format!("{}/metrics", server.base_url));
+    for needle in [
+        format!("legal_access_requests_total{{tier=\"anonymous\",outcome=\"allowed\"}} {admitted}"),
+        format!("legal_access_requests_total{{tier=\"anonymous\",outcome=\"rate_limited\"}} {}", 97 - admitted),
+        "legal_access_requests_total{tier=\"token\",outcome=\"allowed\"} 101".to_string(),
+    ] {
+        assert!(metrics.contains(&needle), "{needle} not in /metrics:\n{metrics}");
+    }
 }
