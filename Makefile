@@ -61,7 +61,7 @@ peers:
 		echo "SKIPPED: the Node MCP peers (conformance suite, TypeScript clients, Inspector): npm is not installed"; \
 	fi
 
-bench:
+bench: venv
 	cargo build --workspace --release
 	@scripts/bench.sh
 

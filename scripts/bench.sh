@@ -83,8 +83,15 @@ wait_gen() { for _ in $(seq 2000); do curl -s "$base/readyz" | grep -q "\"$1\"" 
 wait_gen "$gen_b"
 "$bin/loadgen" --spec "$work/section.rest" --concurrency 8 --requests 6000 --label "steady state, get_law_section REST" | tee -a "$out/latest.txt"
 # The access layer's cost (issue 18): the same calls with the anonymous limiter counting
-# (a limit no run reaches), and with an API token looked up on every request.
-"$bin/serve" --data-dir "$data" --addr 127.0.0.1:0 --anonymous-per-hour 1000000000 > "$work/serve-limited.out" 2>&1 &
+# (a limit no run reaches), with an API token looked up on every request, and with an OAuth
+# access token (RS256 JWT of the loopback test issuer) verified on every request.
+python="${MCP_PYTHON_1:-$root/.venv-mcp1/bin/python}"
+"$python" "$root/tests/python/oauth_issuer.py" > "$work/issuer.out" 2>&1 &
+issuer_pid=$!
+for _ in $(seq 100); do grep -q '^issuer: ' "$work/issuer.out" 2>/dev/null && break; sleep 0.1; done
+issuer=$(sed -n 's/^issuer: //p' "$work/issuer.out")
+"$bin/serve" --data-dir "$data" --addr 127.0.0.1:0 --anonymous-per-hour 1000000000 --token-per-hour 1000000000 \
+	--oauth-issuer "$issuer" > "$work/serve-limited.out" 2>&1 &
 limited_pid=$!
 for _ in $(seq 100); do grep -q 'listening on' "$work/serve-limited.out" 2>/dev/null && break; sleep 0.1; done
 lbase=$(sed -n 's/^serve: listening on \(http[^ ]*\).*/\1/p' "$work/serve-limited.out")
@@ -93,7 +100,9 @@ token=$("$bin/serve" --data-dir "$data" token create --name bench --abilities re
 "$bin/loadgen" --spec "$work/section-limited.rest" --concurrency 8 --requests 500 --label warmup >/dev/null
 "$bin/loadgen" --spec "$work/section-limited.rest" --concurrency 8 --requests 6000 --label "steady state, get_law_section REST, anonymous limiter counting (access-layer overhead vs the line above)" | tee -a "$out/latest.txt"
 "$bin/loadgen" --spec "$work/section-limited.rest" --concurrency 8 --requests 6000 --bearer "$token" --label "steady state, get_law_section REST, API token looked up per request" | tee -a "$out/latest.txt"
-kill "$limited_pid" 2>/dev/null || true
+jwt=$(curl -s -X POST -H 'content-type: application/json' -d "{\"aud\":\"$lbase/mcp\",\"scope\":\"legal:read\",\"exp_in\":3600}" "$issuer/mint" | sed -n 's/.*"token": *"\([^"]*\)".*/\1/p')
+"$bin/loadgen" --spec "$work/section-limited.rest" --concurrency 8 --requests 6000 --bearer "$jwt" --label "steady state, get_law_section REST, OAuth access token (RS256 JWT) verified per request" | tee -a "$out/latest.txt"
+kill "$limited_pid" "$issuer_pid" 2>/dev/null || true
 "$bin/loadgen" --spec "$work/section.rest" --concurrency 8 --requests 30000 --label "during 10 swaps, get_law_section REST (goal p99 within 2x steady)" > "$work/swapload.txt" &
 load_pid=$!
 max_rss=$(rss)
