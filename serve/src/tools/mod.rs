@@ -500,7 +500,7 @@ pub static TOOLS: &[Tool] = &[
     Tool {
         name: "whoami",
         title: "Who am I, and how much budget is left",
-        description: "Whether this connection sends an API token (and which, with its abilities), the rate-limit tier and bucket it is counted in, the limit, what is used and left (this call included) and when to retry, read from the limiter the next request is judged by; and how to get a larger budget. MCP and REST share one budget per caller.",
+        description: "Whether this connection sends an API token or an OAuth access token (and which: the token's id and name, or the OAuth subject, client and scopes; with its abilities), the rate-limit tier and bucket it is counted in, the limit, what is used and left (this call included) and when to retry, read from the limiter the next request is judged by; and how to get a larger budget. MCP and REST share one budget per caller.",
         schema: input_schema::<NoArgs>,
         output: output_schema::<WhoamiAnswer>,
         ability: None,
