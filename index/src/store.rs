@@ -294,6 +294,8 @@ pub fn open_readonly(path: &Path) -> Result<Connection> {
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
     .with_context(|| format!("cannot open store {}", path.display()))?;
+    // Look-ups by id run per result row: their statements are prepared once per connection.
+    conn.set_prepared_statement_cache_capacity(64);
     Ok(conn)
 }
 

@@ -2,9 +2,9 @@
 //!
 //! Why not tantivy's `SnippetGenerator`: it runs the whole German analyzer (with the Snowball
 //! stemmer) over every token of every shown text, which was half of the CPU time of a search
-//! request. Here a token is stemmed only when its folded form shares the first three letters
-//! with a query term (a stem is a prefix of the folded word), so almost no token is stemmed;
-//! a match is still decided by the same analyzer the index used.
+//! request. Here a token is stemmed only when a query term is a prefix of its folded form (a
+//! stem is a prefix of the folded word), and each such word once, so almost no token is
+//! stemmed; a match is still decided by the same analyzer the index used.
 
 use tantivy::tokenizer::{TextAnalyzer, TokenStream};
 
@@ -12,6 +12,11 @@ pub struct Highlighter {
     terms: Vec<String>,
     analyzer: TextAnalyzer,
     folded: String,
+    scratch: Vec<char>,
+    /// The first letters of the terms.
+    initials: Vec<char>,
+    /// The term (index into `terms`) of each folded word that was stemmed: words repeat.
+    stemmed: std::collections::HashMap<String, Option<usize>>,
 }
 
 /// A text fragment (at most `max_chars` code points) and the code-point ranges of the query
@@ -26,7 +31,55 @@ struct Match {
     /// Code points.
     start: usize,
     end: usize,
+    /// Bytes, of the same span.
+    start_byte: usize,
     term: usize,
+}
+
+/// `word` as the Snowball German stemmer reads it after the analyzer's fold, so that a stem is
+/// a prefix of it: lower-cased, `ä`/`ö`/`ü`/`ß` folded to `ae`/`oe`/`ue`/`ss` (the analyzer);
+/// then the stemmer's prelude: a `u` or `y` between vowels is a consonant, and `ae`/`oe`/`ue`
+/// (not `qu`+`e`) are read as umlauts, which its postlude writes as `a`/`o`/`u`. `chars` is
+/// scratch space.
+fn collapse_umlauts(word: &str, chars: &mut Vec<char>, out: &mut String) {
+    chars.clear();
+    for c in word.chars() {
+        for l in c.to_lowercase() {
+            match l {
+                'ä' => chars.extend(['a', 'e']),
+                'ö' => chars.extend(['o', 'e']),
+                'ü' => chars.extend(['u', 'e']),
+                'ß' => chars.extend(['s', 's']),
+                l => chars.push(l),
+            }
+        }
+    }
+    // Consonant u/y, marked upper-case as the prelude does, leftmost first.
+    let vowel = |c: char| matches!(c, 'a' | 'e' | 'i' | 'o' | 'u' | 'y' | 'ä' | 'ö' | 'ü');
+    for i in 1..chars.len().saturating_sub(1) {
+        if matches!(chars[i], 'u' | 'y') && vowel(chars[i - 1]) && vowel(chars[i + 1]) {
+            chars[i] = chars[i].to_ascii_uppercase();
+        }
+    }
+    out.clear();
+    let mut i = 0;
+    while i < chars.len() {
+        let (c, next) = (chars[i], chars.get(i + 1).copied());
+        match (c, next) {
+            ('a' | 'o' | 'u', Some('e')) => {
+                out.push(c);
+                i += 2;
+            }
+            ('q', Some('u')) => {
+                out.push_str("qu");
+                i += 2;
+            }
+            (c, _) => {
+                out.push(c.to_ascii_lowercase());
+                i += 1;
+            }
+        }
+    }
 }
 
 impl Highlighter {
@@ -36,21 +89,43 @@ impl Highlighter {
             terms: terms.iter().filter(|t| !t.is_empty()).cloned().collect(),
             analyzer: index::analysis::german_analyzer(),
             folded: String::new(),
+            scratch: Vec::new(),
+            initials: terms.iter().filter_map(|t| t.chars().next()).collect(),
+            stemmed: Default::default(),
         }
     }
 
+    /// The query term `word` is a form of, if any. A stem is a prefix of the word as the
+    /// Snowball German stemmer reads it ([`collapse_umlauts`]), so a word that no term is a
+    /// prefix of is not stemmed at all; a stemmed word is stemmed once.
     fn term_of(&mut self, word: &str) -> Option<usize> {
-        index::analysis::fold_german(&word.to_lowercase(), &mut self.folded);
-        let candidate = self.terms.iter().any(|t| {
-            let k = t.char_indices().nth(3).map(|(i, _)| i).unwrap_or(t.len());
-            self.folded.starts_with(&t[..k])
+        // Most words of a long text end here: no term starts with their first letter.
+        let first = word.chars().next().and_then(|c| c.to_lowercase().next()).map(|c| match c {
+            'ä' => 'a',
+            'ö' => 'o',
+            'ü' => 'u',
+            c => c,
         });
-        if !candidate {
+        if !first.is_some_and(|f| self.initials.contains(&f)) {
             return None;
         }
+        collapse_umlauts(word, &mut self.scratch, &mut self.folded);
+        let folded = &self.folded;
+        if !self.terms.iter().any(|t| folded.starts_with(t.as_str())) {
+            return None;
+        }
+        if let Some(known) = self.stemmed.get(folded) {
+            return *known;
+        }
         let mut ts = self.analyzer.token_stream(word);
-        let stem = if ts.advance() { ts.token().text.clone() } else { return None };
-        self.terms.iter().position(|t| *t == stem)
+        let term = if ts.advance() {
+            let stem = &ts.token().text;
+            self.terms.iter().position(|t| t == stem)
+        } else {
+            None
+        };
+        self.stemmed.insert(self.folded.clone(), term);
+        term
     }
 
     fn matches(&mut self, text: &str) -> Vec<Match> {
@@ -64,7 +139,7 @@ impl Highlighter {
             } else if let Some((wb, wc)) = word_start.take()
                 && let Some(term) = self.term_of(&text[wb..b])
             {
-                out.push(Match { start: wc, end: chars, term });
+                out.push(Match { start: wc, end: chars, start_byte: wb, term });
             }
         }
         out
@@ -74,12 +149,87 @@ impl Highlighter {
     /// most matches), starting a little before its first match at a word boundary.
     pub fn fragment(&mut self, text: &str, max_chars: usize) -> Fragment {
         let ms = self.matches(text);
+        if ms.is_empty() {
+            return Fragment { text: text.chars().take(max_chars).collect(), highlights: Vec::new() };
+        }
+        let mut best = (0usize, 0usize, 0usize); // (distinct, count, index of first match)
+        for i in 0..ms.len() {
+            let limit = ms[i].start + max_chars;
+            let mut seen = Vec::new();
+            let mut count = 0;
+            for m in ms[i..].iter().take_while(|m| m.end <= limit) {
+                count += 1;
+                if !seen.contains(&m.term) {
+                    seen.push(m.term);
+                }
+            }
+            if (seen.len(), count) > (best.0, best.1) {
+                best = (seen.len(), count, i);
+            }
+        }
+        let first = &ms[best.2];
+        // Only the region around the window is decoded: up to 40 characters before the first
+        // match, and the window after it (a section can be 100,000 characters long).
+        // One character more than the 40, to see whether the window starts at a word boundary.
+        let back: Vec<(usize, char)> = text[..first.start_byte].char_indices().rev().take(41).collect();
+        let region_start_char = first.start - back.len();
+        let region_start_byte = back.last().map_or(first.start_byte, |(b, _)| *b);
+        let wanted = back.len() + max_chars + 1;
+        let chars: Vec<char> = text[region_start_byte..].chars().take(wanted).collect();
+        // The text's length in characters when it ends within the region; else "longer".
+        let total_chars = if chars.len() < wanted { region_start_char + chars.len() } else { usize::MAX };
+        let at = |i: usize| chars[i - region_start_char];
+        let mut start = first.start.saturating_sub(40);
+        while start > 0 && start < first.start && !at(start - 1).is_whitespace() {
+            start += 1;
+        }
+        let mut end = (start + max_chars).min(total_chars);
+        if end < total_chars {
+            let mut e = end;
+            while e > first.end && !at(e).is_whitespace() {
+                e -= 1;
+            }
+            if e > first.end {
+                end = e;
+            }
+        }
+        let highlights =
+            ms.iter().filter(|m| m.start >= start && m.end <= end).map(|m| [m.start - start, m.end - start]).collect();
+        let text = chars[start - region_start_char..end - region_start_char].iter().collect();
+        Fragment { text, highlights }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fragments_highlight_stemmed_matches_in_code_points() {
+        let terms = crate::query::text::query_words("Geschäftsgeheimnisse Behörden");
+        let mut h = Highlighter::new(&terms);
+        let text = "Einleitung 😀 ohne Treffer. ".repeat(20)
+            + "Die Behörde berief sich auf ein Geschäftsgeheimnis des Unternehmens.";
+        let f = h.fragment(&text, 120);
+        assert!(f.text.contains("Behörde berief"), "{f:?}");
+        let chars: Vec<char> = f.text.chars().collect();
+        let words: Vec<String> = f.highlights.iter().map(|[a, b]| chars[*a..*b].iter().collect()).collect();
+        assert_eq!(words, ["Behörde", "Geschäftsgeheimnis"]);
+        assert!(f.text.chars().count() <= 120);
+        let none = Highlighter::new(&terms).fragment("nichts davon", 5);
+        assert_eq!(none, Fragment { text: "nicht".into(), highlights: vec![] });
+    }
+
+    /// The reference: the window computed over the whole text decoded, as before the region
+    /// optimisation.
+    fn reference(h: &mut Highlighter, text: &str, max_chars: usize) -> Fragment {
+        let ms = h.matches(text);
         let chars: Vec<char> = text.chars().collect();
         let cut = |from: usize, to: usize| chars[from..to.min(chars.len())].iter().collect::<String>();
         if ms.is_empty() {
             return Fragment { text: cut(0, max_chars), highlights: Vec::new() };
         }
-        let mut best = (0usize, 0usize, 0usize); // (distinct, count, index of first match)
+        let mut best = (0usize, 0usize, 0usize);
         for i in 0..ms.len() {
             let limit = ms[i].start + max_chars;
             let mut seen = Vec::new();
@@ -113,25 +263,54 @@ impl Highlighter {
             ms.iter().filter(|m| m.start >= start && m.end <= end).map(|m| [m.start - start, m.end - start]).collect();
         Fragment { text: cut(start, end), highlights }
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
 
     #[test]
-    fn fragments_highlight_stemmed_matches_in_code_points() {
-        let terms = crate::query::text::query_words("Geschäftsgeheimnisse Behörden");
-        let mut h = Highlighter::new(&terms);
-        let text = "Einleitung 😀 ohne Treffer. ".repeat(20)
-            + "Die Behörde berief sich auf ein Geschäftsgeheimnis des Unternehmens.";
-        let f = h.fragment(&text, 120);
-        assert!(f.text.contains("Behörde berief"), "{f:?}");
-        let chars: Vec<char> = f.text.chars().collect();
-        let words: Vec<String> = f.highlights.iter().map(|[a, b]| chars[*a..*b].iter().collect()).collect();
-        assert_eq!(words, ["Behörde", "Geschäftsgeheimnis"]);
-        assert!(f.text.chars().count() <= 120);
-        let none = Highlighter::new(&terms).fragment("nichts davon", 5);
-        assert_eq!(none, Fragment { text: "nicht".into(), highlights: vec![] });
+    fn a_stem_is_a_prefix_of_the_folded_lower_cased_word() {
+        // The premise of `term_of`'s filter, over the words of real statute text.
+        let text = sample_decision_text()
+            + " Übergabe Außenbereich Bußgeldvorschriften Gebäude Schüler Häuser grüßen Mäuse Ärztinnen \
+               Kündigungsfristen Eigenbedarfs Mietsicherheiten Verjährungsfrist Zuständigkeiten \
+               Bauerwartungsland Steuerpflichtigen gegenüber Aufenthaltsgesetzes hinsichtlich";
+        let mut analyzer = index::analysis::german_analyzer();
+        let (mut folded, mut scratch) = (String::new(), Vec::new());
+        let mut checked = 0usize;
+        for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            let mut ts = analyzer.token_stream(word);
+            if !ts.advance() {
+                continue;
+            }
+            let stem = ts.token().text.clone();
+            collapse_umlauts(word, &mut scratch, &mut folded);
+            assert!(folded.starts_with(&stem), "{word}: stem {stem} is not a prefix of {folded}");
+            checked += 1;
+        }
+        assert!(checked > 100_000, "{checked} words");
+    }
+
+    /// The texts of the embedded sample's decisions (German court writing, a few MB).
+    fn sample_decision_text() -> String {
+        use std::io::Read;
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../sample/decisions/oldp-sample.jsonl.gz");
+        let mut raw = String::new();
+        flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap()).read_to_string(&mut raw).unwrap();
+        raw.replace("\\n", " ")
+    }
+
+    #[test]
+    fn the_window_is_the_one_a_whole_text_scan_finds_at_every_position_and_length() {
+        let terms = crate::query::text::query_words("Mietsicherheit Vermieter Kaution");
+        let filler = ["Der ", "Mieter ", "zahlt ", "die ", "Über­gabe ", "ä ", "ßö ", "x", "   ", "😀 "];
+        for len in [0usize, 3, 17, 60, 200, 700] {
+            for pos in [0usize, 1, 5, 39, 40, 41, 42, 100, 400] {
+                let mut text: String = (0..len).map(|i| filler[i % filler.len()]).collect();
+                let at = text.char_indices().nth(pos).map_or(text.len(), |(b, _)| b);
+                text.insert_str(at, "Kaution des Vermieters als Mietsicherheit ");
+                for max in [5usize, 30, 240] {
+                    let got = Highlighter::new(&terms).fragment(&text, max);
+                    let want = reference(&mut Highlighter::new(&terms), &text, max);
+                    assert_eq!(got, want, "len {len} pos {pos} max {max}");
+                }
+            }
+        }
     }
 }

@@ -86,7 +86,7 @@ pub(crate) fn decisions_where(
     args: &[&dyn rusqlite::ToSql],
 ) -> Result<Vec<Decision>, ToolError> {
     Ok(g.store.with(|c| {
-        let mut st = c.prepare(&format!("SELECT {DEC_COLS} FROM {DEC_FROM} WHERE {cond}"))?;
+        let mut st = c.prepare_cached(&format!("SELECT {DEC_COLS} FROM {DEC_FROM} WHERE {cond}"))?;
         let rows = st.query_map(args, decision_from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
     })?)

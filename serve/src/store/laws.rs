@@ -151,7 +151,10 @@ pub fn section_url(slug: &str, label: Option<&str>) -> Option<String> {
 
 pub fn law_by_id(g: &Generation, id: i64) -> Result<Law, ToolError> {
     g.store
-        .with(|c| Ok(c.query_row(&format!("SELECT {LAW_COLS} FROM laws WHERE id = ?1"), params![id], law_from_row)?))
+        .with(|c| {
+            Ok(c.prepare_cached(&format!("SELECT {LAW_COLS} FROM laws WHERE id = ?1"))?
+                .query_row(params![id], law_from_row)?)
+        })
         .map_err(ToolError::from)
 }
 
@@ -198,11 +201,8 @@ pub(crate) fn section_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Sectio
 pub fn section_by_id(g: &Generation, id: i64) -> Result<Section, ToolError> {
     g.store
         .with(|c| {
-            Ok(c.query_row(
-                &format!("SELECT {SECTION_COLS} FROM sections WHERE id = ?1"),
-                params![id],
-                section_from_row,
-            )?)
+            Ok(c.prepare_cached(&format!("SELECT {SECTION_COLS} FROM sections WHERE id = ?1"))?
+                .query_row(params![id], section_from_row)?)
         })
         .map_err(ToolError::from)
 }
