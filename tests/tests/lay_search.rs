@@ -134,3 +134,37 @@ fn every_dictionary_entry_of_a_sample_law_names_a_section_that_holds_its_terms()
     assert!(checked >= 60, "only {checked} entries name a law of the sample");
     assert!(missing.is_empty(), "terms the named § does not hold:\n{}", missing.join("\n"));
 }
+
+#[test]
+fn a_section_missing_one_of_the_words_ranks_beside_those_holding_all_and_says_so() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    // Four words, more sections than asked hold all four: sections holding three of them rank
+    // beside those (the SGB X's Verwaltungsakt sections say "Verwaltungsakt", not "Bescheid").
+    let v = search(
+        &c,
+        &server,
+        "search_laws",
+        json!({"query": "Widerspruch gegen einen Bescheid der Behörde einlegen", "limit": 5}),
+    );
+    assert_eq!(v["match_mode"], json!("all_terms_but_one"), "{:?}", top(&v, 5));
+    assert_eq!(v["total_basis"], json!("law_sections_matching_all_but_one_query_word"));
+    assert!(has(&v, 2, "VwGO", "70"), "§ 70 VwGO (the Widerspruch) in the top 2: {:?}", top(&v, 5));
+    let rows = v["results"].as_array().unwrap();
+    let (mut all, mut missing_one) = (0, 0);
+    for r in rows {
+        let held = r["matched_by"]["words"].as_array().unwrap().len();
+        assert!(held >= 3, "every row holds all words or all but one: {r}");
+        assert_eq!(r["matched_by"]["every_word"], json!(held == 4), "every_word says which: {r}");
+        if held == 4 { all += 1 } else { missing_one += 1 }
+    }
+    assert!(all > 0 && missing_one > 0, "both kinds ranked together: {:?}", top(&v, 5));
+    assert!(v["total_matching_sections"].as_u64().unwrap() > 5, "{}", v["total_matching_sections"]);
+    // Two words: none may be missing.
+    let v = search(&c, &server, "search_laws", json!({"query": "Widerspruch Bescheid", "limit": 3}));
+    assert_ne!(v["match_mode"], json!("all_terms_but_one"), "{:?}", top(&v, 3));
+    for r in v["results"].as_array().unwrap() {
+        assert_eq!(r["matched_by"]["every_word"], json!(true), "{r}");
+    }
+}

@@ -67,6 +67,10 @@ crate::closed_set! {
         /// `search_laws`: too few sections held every word, so the rows that do come first,
         /// then rows holding some of them; each row's `matched_by.every_word` says which.
         AllTermsThenAnyTerm => "all_terms_then_any_term",
+        /// `search_laws`, 3 words or more: sections holding every word and sections missing one
+        /// of them, ranked together (a missing word lowers the score); each row's
+        /// `matched_by.every_word` says which.
+        AllTermsButOne => "all_terms_but_one",
     }
 }
 

@@ -278,6 +278,13 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 impl QueryPlan {
+    /// Whether a section must hold `c` to match the strict query: not a word the index does
+    /// not hold at all (it is reported instead), nor a bare number beside words ("ab 18",
+    /// "14 Tage"), which statutes often spell out.
+    pub fn restricts(&self, c: &Concept) -> bool {
+        !(self.unknown_words.contains(&c.word) || (c.exact && self.concepts.iter().any(|o| !o.exact)))
+    }
+
     /// Analyses `query` against `vocabulary`; `expand` = the caller's `expand_query`.
     pub fn analyse(query: &str, vocabulary: &Vocabulary<'_>, expand: bool) -> QueryPlan {
         let surface: Vec<String> = query
@@ -461,6 +468,35 @@ pub fn plan_query(
     occur: Occur,
     filters: Vec<(Occur, Box<dyn Query>)>,
 ) -> BooleanQuery {
+    let (required, mut clauses) = concept_clauses(plan, fields);
+    clauses.extend(required.into_iter().map(|q| (occur, q)));
+    clauses.extend(filters);
+    BooleanQuery::new(clauses)
+}
+
+/// [`plan_query`] holding all but one of the concepts (at least), for plans of 3 concepts or
+/// more that restrict; None for shorter ones. A section holding every concept scores as in the
+/// strict query (the same clauses, summed).
+pub fn plan_query_all_but_one(
+    plan: &QueryPlan,
+    fields: &[(Field, f32)],
+    filters: Vec<(Occur, Box<dyn Query>)>,
+) -> Option<BooleanQuery> {
+    let (required, mut clauses) = concept_clauses(plan, fields);
+    if required.len() < 3 {
+        return None;
+    }
+    let n = required.len() - 1;
+    let inner =
+        BooleanQuery::with_minimum_required_clauses(required.into_iter().map(|q| (Occur::Should, q)).collect(), n);
+    clauses.push((Occur::Must, Box::new(inner)));
+    clauses.extend(filters);
+    Some(BooleanQuery::new(clauses))
+}
+
+/// The clauses of a plan: one per concept that restricts (the caller decides how), and the
+/// `Should` clauses that only rank (unknown words, bare numbers beside words, added terms).
+fn concept_clauses(plan: &QueryPlan, fields: &[(Field, f32)]) -> (Vec<Box<dyn Query>>, Vec<(Occur, Box<dyn Query>)>) {
     let term_query = |t: &str, weight: f32| -> Box<dyn Query> {
         let per_field: Vec<(Occur, Box<dyn Query>)> = fields
             .iter()
@@ -471,7 +507,8 @@ pub fn plan_query(
             .collect();
         Box::new(BooleanQuery::new(per_field))
     };
-    let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    let mut required: Vec<Box<dyn Query>> = Vec::new();
+    let mut ranking: Vec<(Occur, Box<dyn Query>)> = Vec::new();
     for c in &plan.concepts {
         let alternatives: Vec<(Occur, Box<dyn Query>)> = c
             .alternatives
@@ -487,16 +524,17 @@ pub fn plan_query(
                 (Occur::Should, Box::new(BooleanQuery::new(all)) as Box<dyn Query>)
             })
             .collect();
-        // A word the index does not hold at all restricts nothing (it is reported instead); nor
-        // does a bare number beside words ("ab 18", "14 Tage"), which statutes often spell out.
-        let optional = plan.unknown_words.contains(&c.word) || (c.exact && plan.concepts.iter().any(|o| !o.exact));
-        clauses.push((if optional { Occur::Should } else { occur }, Box::new(BooleanQuery::new(alternatives))));
+        let q: Box<dyn Query> = Box::new(BooleanQuery::new(alternatives));
+        if plan.restricts(c) {
+            required.push(q);
+        } else {
+            ranking.push((Occur::Should, q));
+        }
     }
     for t in &plan.optional_terms {
-        clauses.push((Occur::Should, term_query(t, 0.5)));
+        ranking.push((Occur::Should, term_query(t, 0.5)));
     }
-    clauses.extend(filters);
-    BooleanQuery::new(clauses)
+    (required, ranking)
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use crate::contract::answers::{
     SearchLawsAnswer, SearchSuggestion, SuggestionKind,
 };
 use crate::contract::args::SearchLawsArgs;
-use crate::query::analysis::{QueryPlan, Via, Vocabulary, plan_query};
+use crate::query::analysis::{QueryPlan, Via, Vocabulary, plan_query, plan_query_all_but_one};
 use crate::query::identifiers::{find_section, parse_section_citation, resolve_book};
 use crate::query::law_prior::LawPrior;
 use crate::query::text::slice_chars;
@@ -39,6 +39,10 @@ impl SectionLift {
         }
     }
 }
+
+/// A section missing one of the caller's words (of 3 or more) scores this share of what its
+/// matches earn.
+const MISSING_ONE_WORD: f32 = 0.5;
 
 /// `search_laws(query, book?, limit?)`: full-text search over law sections only.
 pub fn search_laws(g: &Generation, a: &SearchLawsArgs) -> Result<SearchLawsAnswer, ToolError> {
@@ -114,14 +118,39 @@ pub fn search_laws_lifted(
             });
             searcher.search(q, &(top, Count))
         };
-        let (mut top, count) = ranked(&strict, limit + 1)?;
+        // Lay questions carry words the on-point § does not use ("bei einem Unfall nicht
+        // helfen": § 323c StGB says Unglücksfälle): with 3 words or more, when more sections
+        // than asked hold every word, sections missing one of them rank beside those, their
+        // score lowered. The strict run is widened to tell which of them hold every word.
+        let soft = plan_query_all_but_one(&plan, &fields, law_clause());
+        let wide = if soft.is_some() { (limit + 1) * 4 } else { limit + 1 };
+        let (strict_wide, count) = ranked(&strict, wide)?;
         total = count;
-        let strict_hits: std::collections::HashSet<tantivy::DocAddress> = top.iter().map(|(_, a)| *a).collect();
+        let mut top: Vec<(f32, DocAddress)> = strict_wide.iter().take(limit + 1).copied().collect();
+        if count > limit
+            && let Some(soft) = soft
+        {
+            let (candidates, soft_count) = ranked(&soft, (limit + 1) * 2)?;
+            let holds_all: std::collections::HashSet<DocAddress> = strict_wide.iter().map(|(_, a)| *a).collect();
+            let mut merged: Vec<(f32, DocAddress)> = candidates
+                .into_iter()
+                .map(|(s, a)| if holds_all.contains(&a) { (s, a) } else { (s * MISSING_ONE_WORD, a) })
+                .collect();
+            let listed: std::collections::HashSet<DocAddress> = merged.iter().map(|(_, a)| *a).collect();
+            merged.extend(top.iter().filter(|(_, a)| !listed.contains(a)).copied());
+            merged.sort_by(|x, y| y.0.total_cmp(&x.0));
+            if merged.iter().take(limit).any(|(_, a)| !holds_all.contains(a)) {
+                match_mode = MatchMode::AllTermsButOne;
+                total = soft_count;
+            }
+            top = merged;
+        }
+        let shown: std::collections::HashSet<tantivy::DocAddress> = top.iter().map(|(_, a)| *a).collect();
         if count <= limit && plan.concepts.len() > 1 {
             // Too few sections hold every word: those come first, then sections holding some.
             let relaxed = plan_query(&plan, &fields, Occur::Should, law_clause());
             let (more, relaxed_count) = ranked(&relaxed, limit + 1 + top.len())?;
-            top.extend(more.into_iter().filter(|(_, a)| !strict_hits.contains(a)));
+            top.extend(more.into_iter().filter(|(_, a)| !shown.contains(a)));
             total = relaxed_count;
             match_mode = if count == 0 { MatchMode::AnyTerm } else { MatchMode::AllTermsThenAnyTerm };
         }
@@ -139,7 +168,7 @@ pub fn search_laws_lifted(
             let frag = highlighter.fragment(&s.text, 240);
             let (section_n, law_n) = prior.citing(s.id, law.id);
             let cited = prior.has_citations().then_some(CitedByDecisions { section: section_n, law: law_n });
-            let mut matched = matched_by(&searcher, addr, &plan, &f, strict_hits.contains(&addr), cited);
+            let mut matched = matched_by(&searcher, addr, &plan, &f, cited);
             if let (LawMatch::Words { cited_by_decision_results, .. }, Some(n)) =
                 (&mut matched, lift.cited.get(&(s.id as u64)))
             {
@@ -160,10 +189,10 @@ pub fn search_laws_lifted(
         mode: if exact.is_some() { SearchMode::ExactCitationThenKeyword } else { SearchMode::Keyword },
         match_mode,
         total_matching_sections: total,
-        total_basis: if match_mode == MatchMode::AllTerms {
-            "law_sections_matching_every_query_word"
-        } else {
-            "law_sections_matching_any_query_word"
+        total_basis: match match_mode {
+            MatchMode::AllTerms => "law_sections_matching_every_query_word",
+            MatchMode::AllTermsButOne => "law_sections_matching_all_but_one_query_word",
+            _ => "law_sections_matching_any_query_word",
         },
         limit,
         has_more: has_more || total > rows.len(),
@@ -220,15 +249,18 @@ fn matched_by(
     addr: DocAddress,
     plan: &QueryPlan,
     f: &index::laws_index::LawFields,
-    every_word: bool,
     cited_by_decisions: Option<CitedByDecisions>,
 ) -> LawMatch {
     let in_doc = |t: &str| {
         [f.text, f.heading, f.label, f.breadcrumb, f.law_title, f.parts].iter().any(|fl| holds(searcher, addr, *fl, t))
     };
     let mut words = Vec::new();
+    let mut every_word = true;
     for c in &plan.concepts {
-        let Some(a) = c.alternatives.iter().find(|a| a.terms.iter().all(|t| in_doc(t))) else { continue };
+        let Some(a) = c.alternatives.iter().find(|a| a.terms.iter().all(|t| in_doc(t))) else {
+            every_word &= !plan.restricts(c);
+            continue;
+        };
         let in_heading = a.terms.iter().all(|t| holds(searcher, addr, f.heading, t));
         let via = match &a.via {
             Via::Word => MatchedVia::Word,
