@@ -468,7 +468,7 @@ pub fn plan_query(
     occur: Occur,
     filters: Vec<(Occur, Box<dyn Query>)>,
 ) -> BooleanQuery {
-    let (required, mut clauses) = concept_clauses(plan, fields);
+    let PlanClauses { required, ranking: mut clauses } = concept_clauses(plan, fields);
     clauses.extend(required.into_iter().map(|q| (occur, q)));
     clauses.extend(filters);
     BooleanQuery::new(clauses)
@@ -482,7 +482,7 @@ pub fn plan_query_all_but_one(
     fields: &[(Field, f32)],
     filters: Vec<(Occur, Box<dyn Query>)>,
 ) -> Option<BooleanQuery> {
-    let (required, mut clauses) = concept_clauses(plan, fields);
+    let PlanClauses { required, ranking: mut clauses } = concept_clauses(plan, fields);
     if required.len() < 3 {
         return None;
     }
@@ -494,9 +494,15 @@ pub fn plan_query_all_but_one(
     Some(BooleanQuery::new(clauses))
 }
 
-/// The clauses of a plan: one per concept that restricts (the caller decides how), and the
-/// `Should` clauses that only rank (unknown words, bare numbers beside words, added terms).
-fn concept_clauses(plan: &QueryPlan, fields: &[(Field, f32)]) -> (Vec<Box<dyn Query>>, Vec<(Occur, Box<dyn Query>)>) {
+/// The clauses of a plan.
+struct PlanClauses {
+    /// One per concept that restricts (the caller decides how).
+    required: Vec<Box<dyn Query>>,
+    /// `Should` clauses that only rank (unknown words, bare numbers beside words, added terms).
+    ranking: Vec<(Occur, Box<dyn Query>)>,
+}
+
+fn concept_clauses(plan: &QueryPlan, fields: &[(Field, f32)]) -> PlanClauses {
     let term_query = |t: &str, weight: f32| -> Box<dyn Query> {
         let per_field: Vec<(Occur, Box<dyn Query>)> = fields
             .iter()
@@ -534,7 +540,7 @@ fn concept_clauses(plan: &QueryPlan, fields: &[(Field, f32)]) -> (Vec<Box<dyn Qu
     for t in &plan.optional_terms {
         ranking.push((Occur::Should, term_query(t, 0.5)));
     }
-    (required, ranking)
+    PlanClauses { required, ranking }
 }
 
 #[cfg(test)]
