@@ -134,7 +134,8 @@ impl<'a> Vocabulary<'a> {
     }
 
     /// The index term within `distance` edits of `term` (a stem) closest to what was typed
-    /// (`typed`, folded), then held by the most documents (at least 2).
+    /// (`typed`, folded), then held by the most documents (at least 2). Only terms with the same
+    /// first letter are considered.
     pub fn nearest(&self, term: &str, typed: &str, distance: u8) -> Option<String> {
         let mut best: Option<(usize, u64, String)> = None;
         // The automaton depends on the term only: built once, run over every field and segment.
@@ -142,11 +143,24 @@ impl<'a> Vocabulary<'a> {
         let Ok(dfa) = FuzzyTermQuery::new(Term::from_field_text(first, term), distance, true).automaton() else {
             return None;
         };
+        // `[a, b)` for a term starting with an ASCII letter `a`.
+        let first_letter = term
+            .chars()
+            .next()
+            .filter(char::is_ascii_lowercase)
+            .map(|c| (c.to_string(), ((c as u8 + 1) as char).to_string()));
         for field in &self.fields {
             let mut counts: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
             for segment in self.searcher.segment_readers() {
                 let Ok(index) = segment.inverted_index(*field) else { continue };
-                let Ok(mut stream) = index.terms().search(&dfa).into_stream() else { continue };
+                // Only terms with the typed word's first letter: a typo rarely hits the first
+                // letter, and the automaton's walk over the whole dictionary was most of the
+                // time of a search with an unknown word.
+                let mut builder = index.terms().search(&dfa);
+                if let Some((low, high)) = &first_letter {
+                    builder = builder.ge(low.as_bytes()).lt(high.as_bytes());
+                }
+                let Ok(mut stream) = builder.into_stream() else { continue };
                 while stream.advance() {
                     if let Ok(t) = std::str::from_utf8(stream.key()) {
                         *counts.entry(t.to_string()).or_default() += u64::from(stream.value().doc_freq);

@@ -128,18 +128,39 @@ impl Highlighter {
         term
     }
 
+    /// The query-term words of `text` (a word: a maximal run of alphanumeric characters). ASCII
+    /// is read byte by byte, and a word no term starts like is dropped at its first letter:
+    /// annexes of 100,000 characters are read on every search that shows them.
     fn matches(&mut self, text: &str) -> Vec<Match> {
+        let bytes = text.as_bytes();
+        // The character at `pos` (a char boundary) and its length, when it is a word character.
+        let word_char = |pos: usize| -> Option<usize> {
+            let b = bytes[pos];
+            if b < 0x80 {
+                return b.is_ascii_alphanumeric().then_some(1);
+            }
+            let c = text[pos..].chars().next()?;
+            c.is_alphanumeric().then(|| c.len_utf8())
+        };
         let mut out = Vec::new();
-        let mut word_start: Option<(usize, usize)> = None; // (byte, char)
-        for (chars, (b, c)) in text.char_indices().chain(std::iter::once((text.len(), ' '))).enumerate() {
-            if c.is_alphanumeric() {
-                if word_start.is_none() {
-                    word_start = Some((b, chars));
-                }
-            } else if let Some((wb, wc)) = word_start.take()
-                && let Some(term) = self.term_of(&text[wb..b])
+        let (mut pos, mut chars) = (0usize, 0usize);
+        while pos < bytes.len() {
+            let Some(len) = word_char(pos) else {
+                pos += if bytes[pos] < 0x80 { 1 } else { text[pos..].chars().next().map_or(1, char::len_utf8) };
+                chars += 1;
+                continue;
+            };
+            let (word_byte, word_char_at) = (pos, chars);
+            pos += len;
+            chars += 1;
+            while pos < bytes.len()
+                && let Some(len) = word_char(pos)
             {
-                out.push(Match { start: wc, end: chars, start_byte: wb, term });
+                pos += len;
+                chars += 1;
+            }
+            if let Some(term) = self.term_of(&text[word_byte..pos]) {
+                out.push(Match { start: word_char_at, end: chars, start_byte: word_byte, term });
             }
         }
         out
@@ -294,6 +315,27 @@ mod tests {
         let mut raw = String::new();
         flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap()).read_to_string(&mut raw).unwrap();
         raw.replace("\\n", " ")
+    }
+
+    #[test]
+    fn words_are_found_as_a_char_by_char_scan_finds_them() {
+        let terms = crate::query::text::query_words("Behörde Geschäftsgeheimnis Übergabe Straße");
+        let text = "Die Behörde, ÜBERGABE; x1Behörde 😀Behörden—Geschäftsgeheimnisse straße. Behörde";
+        let mut h = Highlighter::new(&terms);
+        let got: Vec<(usize, usize, usize)> = h.matches(text).iter().map(|m| (m.start, m.end, m.start_byte)).collect();
+        let mut want = Vec::new();
+        let mut start: Option<(usize, usize)> = None;
+        for (i, (b, c)) in text.char_indices().chain(std::iter::once((text.len(), ' '))).enumerate() {
+            if c.is_alphanumeric() {
+                start.get_or_insert((b, i));
+            } else if let Some((wb, wc)) = start.take()
+                && h.term_of(&text[wb..b]).is_some()
+            {
+                want.push((wc, i, wb));
+            }
+        }
+        assert_eq!(got, want);
+        assert_eq!(got.len(), 6, "{got:?}");
     }
 
     #[test]
