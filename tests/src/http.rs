@@ -87,6 +87,50 @@ impl Client {
         json_of(url, &self.get(url).1)
     }
 
+    /// A tool call over REST (`POST {base}/api/tools/{tool}`) with an optional bearer token:
+    /// status, response headers, body.
+    pub fn rest_tool(
+        &self,
+        base: &str,
+        tool: &str,
+        args: &Value,
+        bearer: Option<&str>,
+    ) -> (u16, Vec<(String, String)>, Value) {
+        let url = format!("{base}/api/tools/{tool}");
+        let auth = bearer.map(|t| format!("Bearer {t}"));
+        let mut headers = vec![("content-type", "application/json")];
+        if let Some(a) = &auth {
+            headers.push(("authorization", a.as_str()));
+        }
+        let (status, hs, body) = self.request("POST", &url, &headers, args.to_string());
+        (status, hs, json_of(&url, &body))
+    }
+
+    /// An MCP `tools/call` (protocol 2025-11-25, which needs no session; JSON-RPC id 9) to
+    /// `mcp_url` with an optional bearer token: status, response headers, body.
+    pub fn mcp_tool(
+        &self,
+        mcp_url: &str,
+        tool: &str,
+        args: &Value,
+        bearer: Option<&str>,
+    ) -> (u16, Vec<(String, String)>, Value) {
+        let auth = bearer.map(|t| format!("Bearer {t}"));
+        let mut headers = vec![
+            ("content-type", "application/json"),
+            ("accept", "application/json, text/event-stream"),
+            ("mcp-protocol-version", "2025-11-25"),
+        ];
+        if let Some(a) = &auth {
+            headers.push(("authorization", a.as_str()));
+        }
+        let body = serde_json::json!({
+            "jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": tool, "arguments": args}
+        });
+        let (status, hs, text) = self.request("POST", mcp_url, &headers, body.to_string());
+        (status, hs, json_of(mcp_url, &text))
+    }
+
     /// `check_citations` over REST (`POST /api/citations/check`, the text as the body).
     pub fn check_citations(&self, base: &str, text: &str) -> (u16, Value) {
         let url = format!("{base}/api/citations/check");

@@ -1,39 +1,25 @@
 //! Access (issue 18), through the real `serve` binary on the embedded sample: the anonymous
-//! budget runs out at exactly its limit, under concurrent load too, and is one budget for MCP and
-//! REST; a token has its own budget; a revoked token is refused on the very next request; a missing ability is refused
-//! and nothing runs; `whoami` reads the limiter's state; no token appears in the server's log.
+//! budget runs out at exactly its limit, under concurrent load too, and is one budget for MCP
+//! and REST; a token has its own budget; a revoked token is refused on the very next request; a
+//! missing ability is refused and nothing runs; `whoami` reads the limiter's state; no token
+//! appears in the server's log.
 
 use legal_tests::http::Client;
 use legal_tests::procs::{Server, run_stage_ok};
 use serde_json::{Value, json};
 
-/// A REST call (POST /api/tools/{tool}) with an optional bearer token: status, headers, body.
-fn rest(c: &Client, server: &Server, tool: &str, token: Option<&str>) -> (u16, Vec<(String, String)>, Value) {
-    let auth = token.map(|t| format!("Bearer {t}"));
-    let mut headers = vec![("content-type", "application/json")];
-    if let Some(a) = &auth {
-        headers.push(("authorization", a.as_str()));
-    }
-    let args = if tool == "search_laws" { json!({"query": "Notwehr"}) } else { json!({}) };
-    let (status, hs, body) =
-        c.request("POST", &format!("{}/api/tools/{tool}", server.base_url), &headers, args.to_string());
-    (status, hs, serde_json::from_str(&body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}")))
+/// The arguments the tests send: a query for `search_laws`, nothing for the others.
+fn args_for(tool: &str) -> Value {
+    if tool == "search_laws" { json!({"query": "Notwehr"}) } else { json!({}) }
 }
 
-/// An MCP tools/call (protocol 2025-11-25; a plain request needs no session).
+fn rest(c: &Client, server: &Server, tool: &str, token: Option<&str>) -> (u16, Vec<(String, String)>, Value) {
+    c.rest_tool(&server.base_url, tool, &args_for(tool), token)
+}
+
 fn mcp(c: &Client, server: &Server, tool: &str, token: Option<&str>) -> (u16, Value) {
-    let auth = token.map(|t| format!("Bearer {t}"));
-    let mut headers = vec![
-        ("content-type", "application/json"),
-        ("accept", "application/json, text/event-stream"),
-        ("mcp-protocol-version", "2025-11-25"),
-    ];
-    if let Some(a) = &auth {
-        headers.push(("authorization", a.as_str()));
-    }
-    let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": tool, "arguments": {}}});
-    let (status, _, text) = c.request("POST", &server.mcp_url(), &headers, body.to_string());
-    (status, serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}")))
+    let (status, _, v) = c.mcp_tool(&server.mcp_url(), tool, &args_for(tool), token);
+    (status, v)
 }
 
 fn header<'a>(hs: &'a [(String, String)], name: &str) -> Option<&'a str> {

@@ -47,34 +47,17 @@ impl Drop for Issuer {
     }
 }
 
-/// A REST tool call with a bearer token: status, headers, body.
-fn rest(c: &Client, server: &Server, tool: &str, token: Option<&str>) -> (u16, Vec<(String, String)>, Value) {
-    let auth = token.map(|t| format!("Bearer {t}"));
-    let mut headers = vec![("content-type", "application/json")];
-    if let Some(a) = &auth {
-        headers.push(("authorization", a.as_str()));
-    }
-    let args = if tool == "search_laws" { json!({"query": "Notwehr"}) } else { json!({}) };
-    let (status, hs, body) =
-        c.request("POST", &format!("{}/api/tools/{tool}", server.base_url), &headers, args.to_string());
-    (status, hs, serde_json::from_str(&body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}")))
+/// The arguments the tests send: a query for `search_laws`, nothing for the others.
+fn args_for(tool: &str) -> Value {
+    if tool == "search_laws" { json!({"query": "Notwehr"}) } else { json!({}) }
 }
 
-/// An MCP tools/call (2025-11-25) with a bearer token: status, headers, body.
+fn rest(c: &Client, server: &Server, tool: &str, token: Option<&str>) -> (u16, Vec<(String, String)>, Value) {
+    c.rest_tool(&server.base_url, tool, &args_for(tool), token)
+}
+
 fn mcp(c: &Client, server: &Server, tool: &str, token: Option<&str>) -> (u16, Vec<(String, String)>, Value) {
-    let auth = token.map(|t| format!("Bearer {t}"));
-    let mut headers = vec![
-        ("content-type", "application/json"),
-        ("accept", "application/json, text/event-stream"),
-        ("mcp-protocol-version", "2025-11-25"),
-    ];
-    if let Some(a) = &auth {
-        headers.push(("authorization", a.as_str()));
-    }
-    let args = if tool == "search_laws" { json!({"query": "Notwehr"}) } else { json!({}) };
-    let body = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": tool, "arguments": args}});
-    let (status, hs, text) = c.request("POST", &server.mcp_url(), &headers, body.to_string());
-    (status, hs, serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}")))
+    c.mcp_tool(&server.mcp_url(), tool, &args_for(tool), token)
 }
 
 fn challenge(hs: &[(String, String)]) -> String {

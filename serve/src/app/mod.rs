@@ -92,46 +92,45 @@ pub fn permit(
     caller: Option<&crate::contract::caller::Caller>,
     tool: &tools::Tool,
 ) -> Result<(), ToolError> {
+    use crate::contract::caller::Credential;
     let Some(c) = caller else { return Ok(()) };
     let Err(refusal) = app.access.permits(c, tool.ability) else { return Ok(()) };
-    let tier = c.rate_limit.tier.as_str();
-    let scope = app.access.oauth().map(|o| (o.scope_of(refusal.ability()), o.resource_metadata_url(true)));
-    let (outcome, e) = match refusal {
-    access::Refusal::AbilityMissing(a) => (
-    "ability_missing",
-    ToolError::new(
-        ErrorCode::TokenAbilityMissing,
-        format!("{} needs the ability {}, which this token does not have", tool.name, a.as_str()),
-        match (&c.credential, &scope) {
-        (Some(crate::contract::caller::Credential::OAuth(_)), Some((s, _))) => {
-            format!("Authorize again asking for the scope {s}; nothing ran.")
-        }
-        _ => "Create a token with this ability (serve token create --abilities …) or use another token."
-            .to_string(),
-        },
-    )
-    .with("required_ability", a.as_str()),
-    ),
-    access::Refusal::TokenRequired(a) => (
-    "token_required",
-    ToolError::new(
-        ErrorCode::TokenRequired,
-        format!("this server requires an access token for {} (ability {})", tool.name, a.as_str()),
-        match &scope {
-        Some((s, metadata)) => format!(
-            "Sign in through the OAuth issuer named at {metadata} asking for the scope {s}, or send an API token with this ability, as Authorization: Bearer <token>."
+    let a = refusal.ability();
+    // With an OAuth issuer, the scope to ask for and where the issuer is named.
+    let scope = app.access.oauth().map(|o| (o.scope_of(a), o.resource_metadata_url(true)));
+    let (outcome, code, message, hint) = match (refusal, &scope) {
+        (access::Refusal::AbilityMissing(_), scope) => (
+            "ability_missing",
+            ErrorCode::TokenAbilityMissing,
+            format!("{} needs the ability {}, which this token does not have", tool.name, a.as_str()),
+            match (&c.credential, scope) {
+                (Some(Credential::OAuth(_)), Some((s, _))) => {
+                    format!("Authorize again asking for the scope {s}; nothing ran.")
+                }
+                _ => "Create a token with this ability (serve token create --abilities …) or use another token.".into(),
+            },
         ),
-        None => "Send Authorization: Bearer <token> with a token that has this ability.".to_string(),
-        },
-    )
-    .with("required_ability", a.as_str()),
-    ),
-};
-    let e = match scope {
-        Some((s, _)) => e.with("required_scope", s),
-        None => e,
+        (access::Refusal::TokenRequired(_), Some((s, metadata))) => (
+            "token_required",
+            ErrorCode::TokenRequired,
+            format!("this server requires an access token for {} (ability {})", tool.name, a.as_str()),
+            format!(
+                "Sign in through the OAuth issuer named at {metadata} asking for the scope {s}, or send an API \
+                 token with this ability, as Authorization: Bearer <token>."
+            ),
+        ),
+        (access::Refusal::TokenRequired(_), None) => (
+            "token_required",
+            ErrorCode::TokenRequired,
+            format!("this server requires an access token for {} (ability {})", tool.name, a.as_str()),
+            "Send Authorization: Bearer <token> with a token that has this ability.".to_string(),
+        ),
     };
-    app.metrics.access(tier, outcome);
+    let mut e = ToolError::new(code, message, hint).with("required_ability", a.as_str());
+    if let Some((s, _)) = scope {
+        e = e.with("required_scope", s);
+    }
+    app.metrics.access(c.rate_limit.tier.as_str(), outcome);
     Err(e)
 }
 

@@ -82,6 +82,27 @@ fn collapse_umlauts(word: &str, chars: &mut Vec<char>, out: &mut String) {
     }
 }
 
+/// The index of the first match of the window of `max_chars` code points holding the most
+/// distinct terms, then the most matches (the first such window). `ms` is not empty.
+fn best_window(ms: &[Match], max_chars: usize) -> usize {
+    let mut best = (0usize, 0usize, 0usize); // (distinct, count, index of first match)
+    for i in 0..ms.len() {
+        let limit = ms[i].start + max_chars;
+        let mut seen = Vec::new();
+        let mut count = 0;
+        for m in ms[i..].iter().take_while(|m| m.end <= limit) {
+            count += 1;
+            if !seen.contains(&m.term) {
+                seen.push(m.term);
+            }
+        }
+        if (seen.len(), count) > (best.0, best.1) {
+            best = (seen.len(), count, i);
+        }
+    }
+    best.2
+}
+
 impl Highlighter {
     /// `terms` are index terms (as `query_words` returns them).
     pub fn new(terms: &[String]) -> Highlighter {
@@ -173,22 +194,7 @@ impl Highlighter {
         if ms.is_empty() {
             return Fragment { text: text.chars().take(max_chars).collect(), highlights: Vec::new() };
         }
-        let mut best = (0usize, 0usize, 0usize); // (distinct, count, index of first match)
-        for i in 0..ms.len() {
-            let limit = ms[i].start + max_chars;
-            let mut seen = Vec::new();
-            let mut count = 0;
-            for m in ms[i..].iter().take_while(|m| m.end <= limit) {
-                count += 1;
-                if !seen.contains(&m.term) {
-                    seen.push(m.term);
-                }
-            }
-            if (seen.len(), count) > (best.0, best.1) {
-                best = (seen.len(), count, i);
-            }
-        }
-        let first = &ms[best.2];
+        let first = &ms[best_window(&ms, max_chars)];
         // Only the region around the window is decoded: up to 40 characters before the first
         // match, and the window after it (a section can be 100,000 characters long).
         // One character more than the 40, to see whether the window starts at a word boundary.
@@ -241,8 +247,8 @@ mod tests {
         assert_eq!(none, Fragment { text: "nicht".into(), highlights: vec![] });
     }
 
-    /// The reference: the window computed over the whole text decoded, as before the region
-    /// optimisation.
+    /// The reference: the window cut from the whole text decoded, as before the region
+    /// optimisation (the window's choice, [`best_window`], is shared).
     fn reference(h: &mut Highlighter, text: &str, max_chars: usize) -> Fragment {
         let ms = h.matches(text);
         let chars: Vec<char> = text.chars().collect();
@@ -250,22 +256,7 @@ mod tests {
         if ms.is_empty() {
             return Fragment { text: cut(0, max_chars), highlights: Vec::new() };
         }
-        let mut best = (0usize, 0usize, 0usize);
-        for i in 0..ms.len() {
-            let limit = ms[i].start + max_chars;
-            let mut seen = Vec::new();
-            let mut count = 0;
-            for m in ms[i..].iter().take_while(|m| m.end <= limit) {
-                count += 1;
-                if !seen.contains(&m.term) {
-                    seen.push(m.term);
-                }
-            }
-            if (seen.len(), count) > (best.0, best.1) {
-                best = (seen.len(), count, i);
-            }
-        }
-        let first = &ms[best.2];
+        let first = &ms[best_window(&ms, max_chars)];
         let mut start = first.start.saturating_sub(40);
         while start > 0 && start < first.start && !chars[start - 1].is_whitespace() {
             start += 1;

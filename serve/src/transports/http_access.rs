@@ -177,7 +177,8 @@ fn set_challenge(app: &App, mcp: bool, response: &mut Response, params: Option<S
 /// read), the REST refusal envelope elsewhere.
 fn refusal(app: &App, mcp: bool, status: StatusCode, e: ToolError) -> Response {
     let body: Value = if mcp {
-        json!({"jsonrpc": "2.0", "id": null, "error": {"code": ACCESS_REFUSED, "message": e.message, "data": refusal_data(&e)}})
+        let error = json!({"code": ACCESS_REFUSED, "message": e.message, "data": refusal_data(&e)});
+        json!({"jsonrpc": "2.0", "id": null, "error": error})
     } else {
         let gref = app.slot.get().as_deref().map(tools::generation_ref);
         Value::Object(tools::Answer::refusal(e, gref.as_ref(), &[]).body)
