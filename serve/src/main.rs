@@ -86,6 +86,10 @@ struct Args {
     /// The prefix that makes a scope an ability: with `legal:`, `legal:search` grants search.
     #[arg(long, default_value = "legal:")]
     oauth_scope_prefix: String,
+    /// Seconds the issuer's keys are trusted before they are fetched again: a key the issuer
+    /// rotated out or revoked is refused after at most this long.
+    #[arg(long, default_value_t = 600)]
+    oauth_jwks_max_age_seconds: u64,
 }
 
 #[derive(Subcommand)]
@@ -222,6 +226,7 @@ fn main() {
                 jwks_url: args.oauth_jwks_url,
                 audiences: args.oauth_audience,
                 scope_prefix: args.oauth_scope_prefix,
+                jwks_max_age: Duration::from_secs(args.oauth_jwks_max_age_seconds.max(1)),
             }),
         },
         public_url: args.public_url,

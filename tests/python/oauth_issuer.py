@@ -13,7 +13,8 @@ It serves what a resource server and an MCP client use:
 
 For the refusal cases, POST /mint {"aud", "scope", "exp_in", "key": "good"|"rogue", "kid",
 "alg", "sub", "iss"} signs any token: "rogue" is a second RSA key the JWKS does not hold.
-GET /seen lists the paths requested so far.
+POST /rotate replaces the signing key (and its kid: k1, k2, …); the JWKS then holds only the new
+one. GET /seen lists the paths requested so far.
 """
 
 import base64
@@ -30,6 +31,7 @@ import jwt
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 GOOD = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+KID = "k1"
 ROGUE = rsa.generate_private_key(public_exponent=65537, key_size=2048)
 CODES = {}
 SEEN = []
@@ -43,10 +45,11 @@ def b64url_uint(n):
 
 def jwks():
     pub = GOOD.public_key().public_numbers()
-    return {"keys": [{"kty": "RSA", "kid": "k1", "use": "sig", "alg": "RS256", "n": b64url_uint(pub.n), "e": b64url_uint(pub.e)}]}
+    return {"keys": [{"kty": "RSA", "kid": KID, "use": "sig", "alg": "RS256", "n": b64url_uint(pub.n), "e": b64url_uint(pub.e)}]}
 
 
-def mint(issuer, aud, scope, exp_in=600, key="good", kid="k1", alg="RS256", sub="alice", iss=None, client_id=None):
+def mint(issuer, aud, scope, exp_in=600, key="good", kid=None, alg="RS256", sub="alice", iss=None, client_id=None):
+    kid = kid or KID
     now = int(time.time())
     claims = {"iss": iss or issuer, "sub": sub, "aud": aud, "iat": now, "nbf": now - 5, "exp": now + int(exp_in), "scope": scope}
     if client_id:
@@ -145,6 +148,12 @@ class Handler(BaseHTTPRequestHandler):
             scope = asked.get("scope", "")
             token = mint(iss, resource, scope, client_id=asked.get("client_id"))
             return self.send_json(200, {"access_token": token, "token_type": "Bearer", "expires_in": 600, "scope": scope})
+        if url.path == "/rotate":
+            global GOOD, KID
+            with LOCK:
+                GOOD = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+                KID = f"k{int(KID[1:]) + 1}"
+            return self.send_json(200, {"kid": KID})
         if url.path == "/mint":
             a = json.loads(self.body() or "{}")
             aud = a.pop("aud")

@@ -193,3 +193,22 @@ fn the_python_sdk_oauth_client_discovers_the_issuer_from_the_401() {
         assert!(seen.contains(&format!("\"{path}\"")), "the issuer saw {path}: {seen}");
     }
 }
+
+#[test]
+fn a_key_the_issuer_rotated_out_is_refused_once_the_held_keys_are_stale() {
+    let issuer = Issuer::start();
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &["--oauth-issuer", &issuer.url, "--oauth-jwks-max-age-seconds", "2"]);
+    let c = Client::new();
+    let old = issuer.mint(&c, json!({"aud": server.mcp_url(), "scope": "legal:read"}));
+    assert_eq!(rest(&c, &server, "get_platform_info", Some(&old)).0, 200);
+    let (status, _, body) = c.request("POST", &format!("{}/rotate", issuer.url), &[], "");
+    assert_eq!(status, 200, "{body}");
+    let new = issuer.mint(&c, json!({"aud": server.mcp_url(), "scope": "legal:read"}));
+    assert_eq!(rest(&c, &server, "get_platform_info", Some(&old)).0, 200, "the held keys are still fresh");
+    std::thread::sleep(std::time::Duration::from_millis(2_500));
+    let (status, hs, v) = rest(&c, &server, "get_platform_info", Some(&old));
+    assert_eq!((status, v["reason"].clone()), (401, json!("bad_signature")), "the rotated-out key: {v}");
+    assert!(challenge(&hs).contains("invalid_token"), "{hs:?}");
+    assert_eq!(rest(&c, &server, "get_platform_info", Some(&new)).0, 200, "the new key, fetched on the way");
+}

@@ -3,9 +3,9 @@
 //! The server never issues tokens; an operator points it at an existing authorization server
 //! (Keycloak, Authentik, Zitadel, …). A token is accepted when:
 //! - its signature verifies with a key of the issuer's JWKS (asymmetric algorithms only; the
-//!   JWKS is discovered from the issuer's RFC 8414 / OpenID metadata unless configured, cached,
-//!   and fetched again when a token names an unknown `kid`, at most every
-//!   [`MIN_REFRESH`]);
+//!   JWKS is discovered from the issuer's RFC 8414 / OpenID metadata unless configured, cached
+//!   for at most `jwks_max_age` (so a key the issuer removed stops being trusted), and fetched
+//!   again when a token names an unknown `kid`, at most every [`MIN_REFRESH`]);
 //! - `iss` is the issuer, `aud` names this server (RFC 8707: the resource identifier
 //!   `<public-url>/mcp` or `<public-url>`, or a configured audience), `exp` has not passed and
 //!   `nbf` has (with [`LEEWAY_SECONDS`] of clock skew), and `sub` is present;
@@ -57,6 +57,9 @@ pub struct OAuthConfig {
     pub audiences: Vec<String>,
     /// What a scope is an ability under: `legal:` makes `legal:search` the scope of `search`.
     pub scope_prefix: String,
+    /// How long fetched keys are trusted before they are fetched again (a key the issuer
+    /// rotated out or revoked is refused from then on).
+    pub jwks_max_age: Duration,
 }
 
 /// Why the issuer's keys could not be had (the request is answered 503, retryable).
@@ -100,6 +103,8 @@ struct Keys {
     set: Option<Arc<JwkSet>>,
     /// When the last fetch was tried (successful or not).
     tried_at: Option<Instant>,
+    /// When `set` was fetched.
+    fetched_at: Option<Instant>,
     /// The JWKS URL, once discovered.
     jwks_url: Option<String>,
 }
@@ -182,6 +187,9 @@ impl OAuth {
         if !ACCEPTED.contains(&header.alg) {
             return Ok(Err(TokenRefusal::Malformed));
         }
+        if self.stale() {
+            self.refresh().await?;
+        }
         let jwk = match self.key(header.kid.as_deref()) {
             Some(k) => k,
             None => {
@@ -198,7 +206,9 @@ impl OAuth {
         }
         let Ok(key) = DecodingKey::from_jwk(&jwk) else { return Ok(Err(TokenRefusal::BadSignature)) };
         let mut validation = Validation::new(header.alg);
-        validation.set_issuer(&[&self.config.issuer]);
+        // `https://id.example/realms/x` and `…/x/` name one issuer; tokens spell it one way.
+        let bare = self.config.issuer.trim_end_matches('/');
+        validation.set_issuer(&[bare.to_string(), format!("{bare}/")]);
         validation.set_audience(&self.audiences());
         validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
         validation.validate_nbf = true;
@@ -237,6 +247,12 @@ impl OAuth {
         }))
     }
 
+    /// Whether the held keys are older than `jwks_max_age` (or none are held).
+    fn stale(&self) -> bool {
+        let keys = self.keys.read().unwrap_or_else(|e| e.into_inner());
+        keys.fetched_at.is_none_or(|t| t.elapsed() >= self.config.jwks_max_age)
+    }
+
     /// The cached key named `kid`; a token without a `kid` may use the only key of a one-key set.
     fn key(&self, kid: Option<&str>) -> Option<Jwk> {
         let keys = self.keys.read().unwrap_or_else(|e| e.into_inner());
@@ -248,13 +264,15 @@ impl OAuth {
         }
     }
 
-    /// Fetches the JWKS again unless a fetch was tried within [`MIN_REFRESH`]. Err only when
-    /// no keys are held at all.
+    /// Fetches the JWKS again unless a fetch was tried within [`MIN_REFRESH`] (or within
+    /// `jwks_max_age`, when that is shorter). Keeps the held keys when the fetch fails; Err only
+    /// when no keys are held at all.
     async fn refresh(&self) -> Result<(), KeysUnavailable> {
         let _one = self.fetching.lock().await;
+        let pause = MIN_REFRESH.min(self.config.jwks_max_age);
         let (recent, have_keys) = {
             let keys = self.keys.read().unwrap_or_else(|e| e.into_inner());
-            (keys.tried_at.is_some_and(|t| t.elapsed() < MIN_REFRESH), keys.set.is_some())
+            (keys.tried_at.is_some_and(|t| t.elapsed() < pause), keys.set.is_some())
         };
         if recent {
             return if have_keys {
@@ -270,6 +288,7 @@ impl OAuth {
             Ok((url, set)) => {
                 keys.jwks_url = Some(url);
                 keys.set = Some(Arc::new(set));
+                keys.fetched_at = keys.tried_at;
                 Ok(())
             }
             Err(e) => {
@@ -336,6 +355,7 @@ mod tests {
             jwks_url: None,
             audiences: Vec::new(),
             scope_prefix: "legal:".into(),
+            jwks_max_age: Duration::from_secs(600),
         };
         OAuth::new(config, public_url).unwrap()
     }
