@@ -137,9 +137,8 @@ fn abilities(names: &[String]) -> Result<Vec<serve::contract::caller::Ability>, 
         .iter()
         .filter(|n| !n.trim().is_empty())
         .map(|n| {
-            Ability::parse(n).ok_or_else(|| {
-                format!("unknown ability {n:?}; use search, read, graph, datapackage, citation-check or all")
-            })
+            Ability::parse(n.trim())
+                .ok_or_else(|| format!("unknown ability {n:?}; use {} or all", Ability::SPELLINGS.join(", ")))
         })
         .collect()
 }

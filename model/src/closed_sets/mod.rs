@@ -1,8 +1,9 @@
 //! Closed sets: every value a status, reason, role, kind, verdict, branch or mode can take,
 //! one file per family. Each set is declared with [`closed_set!`], which gives the enum
 //!
-//! - exactly one spelling per value (snake_case; serde, `Display`, `FromStr` and SQLite all
-//!   use it, so there is no second spelling to drift into),
+//! - exactly one spelling per value (snake_case, except the abilities operators type, like
+//!   `citation-check`; serde, `Display`, `FromStr` and SQLite all use it, so there is no second
+//!   spelling to drift into),
 //! - `ALL` / `SPELLINGS` in declaration order, from which the tools' input schemas take their
 //!   `enum` lists,
 //! - a deserializer that refuses an unknown spelling and names the known ones.
@@ -123,6 +124,11 @@ mod argument_schemas {
         )+};
     }
     spellings_schema!(
+        Ability,
+        AuthMethod,
+        RateBucket,
+        RateTier,
+        UpgradeAction,
         Branch,
         CaseCitationStatus,
         CaseKind,
@@ -144,6 +150,7 @@ mod argument_schemas {
     );
 }
 
+mod access;
 mod branch;
 mod case_citation;
 mod law_citation;
@@ -152,6 +159,7 @@ mod query_modes;
 mod source_problem;
 mod verdict;
 
+pub use access::{Ability, AccessOutcome, AuthMethod, RateBucket, RateTier, TokenRefusal, UpgradeAction};
 pub use branch::Branch;
 pub use case_citation::{CaseCitationStatus, CaseKind, CitationRole, WithheldReason};
 pub use law_citation::LawCitationStatus;

@@ -44,6 +44,12 @@ where
 
 #[test]
 fn every_closed_set_has_one_snake_case_spelling_per_value_and_round_trips() {
+    check_set::<RateTier>();
+    check_set::<RateBucket>();
+    check_set::<AuthMethod>();
+    check_set::<TokenRefusal>();
+    check_set::<AccessOutcome>();
+    check_set::<UpgradeAction>();
     check_set::<LawCitationStatus>();
     check_set::<CaseKind>();
     check_set::<CaseCitationStatus>();
@@ -68,4 +74,14 @@ fn the_file_number_kind_has_one_spelling() {
     // `file_number`: only the latter exists now.
     assert_eq!(CaseKind::FileNumber.as_str(), "file_number");
     assert_eq!(CaseKind::parse("filenumber"), None);
+}
+
+#[test]
+fn abilities_round_trip_in_the_spelling_operators_type() {
+    for (a, s) in Ability::ALL.iter().zip(Ability::SPELLINGS) {
+        assert_eq!(serde_json::to_string(a).unwrap(), format!("\"{s}\""));
+        assert_eq!(s.parse::<Ability>().ok(), Some(*a));
+    }
+    assert_eq!(Ability::parse("citation-check"), Some(Ability::CitationCheck));
+    assert_eq!(Ability::parse("citation_check"), None, "one spelling only");
 }

@@ -59,7 +59,7 @@ impl Metrics {
         let access = Family::<AccessLabels, Counter>::default();
         registry.register(
             "access_requests",
-            "HTTP requests by caller tier and access outcome (allowed, rate_limited, invalid_token, ability_missing, token_required, auth_unavailable)",
+            "HTTP requests by caller tier and access outcome (model::AccessOutcome)",
             access.clone(),
         );
         registry.register("requests", "Tool calls by transport, tool and outcome", requests.clone());
@@ -96,9 +96,9 @@ impl Metrics {
         self.http_refusals.get_or_create(&l).inc();
     }
 
-    /// One request of a caller of `tier` (`anonymous`, `token`, `custom`) and what access did.
-    pub fn access(&self, tier: &str, outcome: &str) {
-        self.access.get_or_create(&AccessLabels { tier: tier.into(), outcome: outcome.into() }).inc();
+    /// One request of a caller of `tier` and what the access layer did with it.
+    pub fn access(&self, tier: model::RateTier, outcome: model::AccessOutcome) {
+        self.access.get_or_create(&AccessLabels { tier: tier.as_str().into(), outcome: outcome.as_str().into() }).inc();
     }
 
     pub fn set_generation(&self, id: &str) {

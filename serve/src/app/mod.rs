@@ -100,7 +100,7 @@ pub fn permit(
     let scope = app.access.oauth().map(|o| (o.scope_of(a), o.resource_metadata_url(true)));
     let (outcome, code, message, hint) = match (refusal, &scope) {
         (access::Refusal::AbilityMissing(_), scope) => (
-            "ability_missing",
+            model::AccessOutcome::AbilityMissing,
             ErrorCode::TokenAbilityMissing,
             format!("{} needs the ability {}, which this token does not have", tool.name, a.as_str()),
             match (&c.credential, scope) {
@@ -111,7 +111,7 @@ pub fn permit(
             },
         ),
         (access::Refusal::TokenRequired(_), Some((s, metadata))) => (
-            "token_required",
+            model::AccessOutcome::TokenRequired,
             ErrorCode::TokenRequired,
             format!("this server requires an access token for {} (ability {})", tool.name, a.as_str()),
             format!(
@@ -120,7 +120,7 @@ pub fn permit(
             ),
         ),
         (access::Refusal::TokenRequired(_), None) => (
-            "token_required",
+            model::AccessOutcome::TokenRequired,
             ErrorCode::TokenRequired,
             format!("this server requires an access token for {} (ability {})", tool.name, a.as_str()),
             "Send Authorization: Bearer <token> with a token that has this ability.".to_string(),
@@ -130,7 +130,7 @@ pub fn permit(
     if let Some((s, _)) = scope {
         e = e.with("required_scope", s);
     }
-    app.metrics.access(c.rate_limit.tier.as_str(), outcome);
+    app.metrics.access(c.rate_limit.tier, outcome);
     Err(e)
 }
 

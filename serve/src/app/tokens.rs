@@ -51,38 +51,7 @@ pub struct TokenInfo {
 
 /// Why a presented bearer token (an API token, or an OAuth access token: [`super::oauth`])
 /// was not accepted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TokenRefusal {
-    /// Not a token of either kind, or a JWT without the claims a token needs.
-    Malformed,
-    /// No such API token, or a wrong secret.
-    Unknown,
-    Revoked,
-    Expired,
-    /// A JWT signed by none of the issuer's keys (a wrong key, or an unknown `kid`).
-    BadSignature,
-    /// A JWT whose `aud` does not name this server (RFC 8707).
-    WrongAudience,
-    /// A JWT from another issuer than the configured one.
-    WrongIssuer,
-    /// A JWT whose `nbf` lies in the future.
-    NotYetValid,
-}
-
-impl TokenRefusal {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TokenRefusal::Malformed => "malformed",
-            TokenRefusal::Unknown => "unknown",
-            TokenRefusal::Revoked => "revoked",
-            TokenRefusal::Expired => "expired",
-            TokenRefusal::BadSignature => "bad_signature",
-            TokenRefusal::WrongAudience => "wrong_audience",
-            TokenRefusal::WrongIssuer => "wrong_issuer",
-            TokenRefusal::NotYetValid => "not_yet_valid",
-        }
-    }
-}
+pub use model::TokenRefusal;
 
 pub struct TokenStore {
     path: PathBuf,

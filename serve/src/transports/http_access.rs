@@ -29,8 +29,9 @@ use serde_json::{Value, json};
 use crate::app::access::Denied;
 use crate::app::{App, CALLER};
 use crate::contract::answer::{ErrorCode, ToolError};
-use crate::contract::caller::Ability;
+use crate::contract::caller::{Ability, RateTier};
 use crate::tools;
+use model::AccessOutcome;
 
 /// JSON-RPC code of a request refused by the access layer (implementation-defined range).
 pub const ACCESS_REFUSED: i64 = -32000;
@@ -74,19 +75,19 @@ pub async fn admit(State(app): State<Arc<App>>, req: Request, next: Next) -> Res
         && app.access.requires_token_for_everything()
         && !matches!(path, "/api/whoami" | "/api/tools/whoami" | "/api/openapi.json")
     {
-        app.metrics.access("anonymous", "token_required");
+        app.metrics.access(RateTier::Anonymous, AccessOutcome::TokenRequired);
         let e = ToolError::new(
             ErrorCode::TokenRequired,
             "this server requires an access token for every tool",
             token_hint(&app),
         );
-        let mut response = refusal(&app, mcp, StatusCode::UNAUTHORIZED, e);
+        let mut response = refusal(&app, mcp, e);
         set_challenge(&app, mcp, &mut response, None);
         return response;
     }
     match app.access.admit(ip, bearer.as_deref()).await {
         Ok(Ok(caller)) => {
-            app.metrics.access(caller.rate_limit.tier.as_str(), "allowed");
+            app.metrics.access(caller.rate_limit.tier, AccessOutcome::Allowed);
             let mut response = CALLER.scope(caller, next.run(req)).await;
             if let Some(c) = response.extensions().get::<Challenge>().copied() {
                 let scope = app.access.oauth().map(|o| o.scope_of(c.required_ability));
@@ -101,7 +102,7 @@ pub async fn admit(State(app): State<Arc<App>>, req: Request, next: Next) -> Res
             response
         }
         Ok(Err(Denied::RateLimited(report))) => {
-            app.metrics.access(report.tier.as_str(), "rate_limited");
+            app.metrics.access(report.tier, AccessOutcome::RateLimited);
             let retry = report.retry_after_seconds.unwrap_or(1);
             let e = ToolError::new(
                 ErrorCode::RateLimited,
@@ -110,38 +111,38 @@ pub async fn admit(State(app): State<Arc<App>>, req: Request, next: Next) -> Res
             )
             .with("retry_after_seconds", retry)
             .with("rate_limit", &report);
-            let mut response = refusal(&app, mcp, StatusCode::TOO_MANY_REQUESTS, e);
+            let mut response = refusal(&app, mcp, e);
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry));
             response
         }
         Ok(Err(Denied::InvalidToken(reason))) => {
-            app.metrics.access("token", "invalid_token");
+            app.metrics.access(RateTier::Token, AccessOutcome::InvalidToken);
             let e = ToolError::new(
                 ErrorCode::InvalidToken,
                 format!("the bearer token is {}", reason.as_str().replace('_', " ")),
                 format!("{} Or send no Authorization header for anonymous access.", token_hint(&app)),
             )
             .with("reason", reason.as_str());
-            let mut response = refusal(&app, mcp, StatusCode::UNAUTHORIZED, e);
+            let mut response = refusal(&app, mcp, e);
             let params = format!("error=\"invalid_token\", error_description=\"token {}\"", reason.as_str());
             set_challenge(&app, mcp, &mut response, Some(params));
             response
         }
         Ok(Err(Denied::KeysUnavailable(why))) => {
-            app.metrics.access("token", "auth_unavailable");
+            app.metrics.access(RateTier::Token, AccessOutcome::AuthUnavailable);
             tracing::warn!(error = %why.0, "an access token could not be judged");
             let e = ToolError::new(
                 ErrorCode::AuthUnavailable,
                 "the OAuth issuer's signing keys cannot be fetched, so the access token cannot be checked",
                 "Retry in a minute; the operator sees the cause in the server log.",
             );
-            let mut response = refusal(&app, mcp, StatusCode::SERVICE_UNAVAILABLE, e);
+            let mut response = refusal(&app, mcp, e);
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(30));
             response
         }
         Err(e) => {
             tracing::error!(error = %e, "access check failed");
-            refusal(&app, mcp, StatusCode::INTERNAL_SERVER_ERROR, ToolError::internal("the access check failed"))
+            refusal(&app, mcp, ToolError::internal("the access check failed"))
         }
     }
 }
@@ -173,9 +174,10 @@ fn set_challenge(app: &App, mcp: bool, response: &mut Response, params: Option<S
     }
 }
 
-/// A refusal before any handler ran: a JSON-RPC error on `/mcp` (id null: the request was not
-/// read), the REST refusal envelope elsewhere.
-fn refusal(app: &App, mcp: bool, status: StatusCode, e: ToolError) -> Response {
+/// A refusal before any handler ran, with its code's HTTP status: a JSON-RPC error on `/mcp`
+/// (id null: the request was not read), the REST refusal envelope elsewhere.
+fn refusal(app: &App, mcp: bool, e: ToolError) -> Response {
+    let status = StatusCode::from_u16(e.code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let body: Value = if mcp {
         let error = json!({"code": ACCESS_REFUSED, "message": e.message, "data": refusal_data(&e)});
         json!({"jsonrpc": "2.0", "id": null, "error": error})

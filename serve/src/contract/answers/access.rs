@@ -3,17 +3,9 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::contract::caller::{AuthMethod, OAuthIdentity, RateLimitReport, TokenIdentity};
+pub use model::UpgradeAction;
 
-#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum UpgradeAction {
-    /// Ask the operator for an API token.
-    RequestToken,
-    /// Sign in through the deployment's OAuth issuer (an MCP client finds it from the
-    /// protected-resource metadata, `resource_metadata`).
-    Authorize,
-}
+use crate::contract::caller::{AuthMethod, OAuthIdentity, RateLimitReport, TokenIdentity};
 
 /// How to get a larger budget; null when there is nothing to offer.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
