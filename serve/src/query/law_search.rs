@@ -118,20 +118,17 @@ pub fn search_laws_lifted(
             });
             searcher.search(q, &(top, Count))
         };
+        let (mut top, count) = ranked(&strict, limit + 1)?;
+        total = count;
         // Lay questions carry words the on-point § does not use ("bei einem Unfall nicht
         // helfen": § 323c StGB says Unglücksfälle): with 3 words or more, when more sections
         // than asked hold every word, sections missing one of them rank beside those, their
-        // score lowered. The strict run is widened to tell which of them hold every word.
-        let soft = plan_query_all_but_one(&plan, &fields, law_clause());
-        let wide = if soft.is_some() { (limit + 1) * 4 } else { limit + 1 };
-        let (strict_wide, count) = ranked(&strict, wide)?;
-        total = count;
-        let mut top: Vec<(f32, DocAddress)> = strict_wide.iter().take(limit + 1).copied().collect();
+        // score lowered.
         if count > limit
-            && let Some(soft) = soft
+            && let Some(soft) = plan_query_all_but_one(&plan, &fields, law_clause())
         {
             let (candidates, soft_count) = ranked(&soft, (limit + 1) * 2)?;
-            let holds_all: std::collections::HashSet<DocAddress> = strict_wide.iter().map(|(_, a)| *a).collect();
+            let holds_all = matching(&searcher, &strict, candidates.iter().map(|(_, a)| *a))?;
             let mut merged: Vec<(f32, DocAddress)> = candidates
                 .into_iter()
                 .map(|(s, a)| if holds_all.contains(&a) { (s, a) } else { (s * MISSING_ONE_WORD, a) })
@@ -224,6 +221,32 @@ pub(crate) fn result_row(
         snippet: HighlightedSnippet { text, highlights },
         html_url: section_url(&law.slug, s.label.as_deref()),
     }
+}
+
+/// Which of `docs` `query` matches, exactly: per segment, its scorer is moved to each of them in
+/// order (nothing is scored or collected).
+fn matching(
+    searcher: &Searcher,
+    query: &dyn Query,
+    docs: impl Iterator<Item = DocAddress>,
+) -> tantivy::Result<std::collections::HashSet<DocAddress>> {
+    let weight = query.weight(tantivy::query::EnableScoring::disabled_from_searcher(searcher))?;
+    let mut docs: Vec<DocAddress> = docs.collect();
+    docs.sort();
+    let mut out = std::collections::HashSet::new();
+    for segment in docs.chunk_by(|a, b| a.segment_ord == b.segment_ord) {
+        let mut scorer = weight.scorer(searcher.segment_reader(segment[0].segment_ord), 1.0)?;
+        for addr in segment {
+            // `seek` wants a target at or after the current doc.
+            if scorer.doc() < addr.doc_id {
+                scorer.seek(addr.doc_id);
+            }
+            if scorer.doc() == addr.doc_id {
+                out.insert(*addr);
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Whether the document at `addr` holds `term` in `field`.
