@@ -47,13 +47,7 @@ impl CompoundDictionary {
     pub fn add(&mut self, text: &str) {
         // One analyzer per thread, not per text: `index build` counts every section of every law.
         thread_local! {
-            static WORDS: std::cell::RefCell<TextAnalyzer> = std::cell::RefCell::new(
-                TextAnalyzer::builder(SimpleTokenizer::default())
-                    .filter(RemoveLongFilter::limit(64))
-                    .filter(LowerCaser)
-                    .filter(GermanFold)
-                    .build(),
-            );
+            static WORDS: std::cell::RefCell<TextAnalyzer> = std::cell::RefCell::new(folded_words().build());
         }
         WORDS.with_borrow_mut(|analyzer| self.count_words(analyzer, text));
     }
@@ -110,22 +104,20 @@ impl CompoundDictionary {
 /// The analyzer of the statutes' `parts` field: the parts of each compound `dictionary` splits
 /// (stemmed as [`german_analyzer`] stems), and nothing else.
 pub fn german_compound_analyzer(dictionary: Arc<CompoundDictionary>) -> TextAnalyzer {
-    TextAnalyzer::builder(SimpleTokenizer::default())
-        .filter(RemoveLongFilter::limit(64))
-        .filter(LowerCaser)
-        .filter(GermanFold)
-        .filter(CompoundParts { dictionary })
-        .filter(Stemmer::new(Language::German))
-        .build()
+    folded_words().filter(CompoundParts { dictionary }).filter(Stemmer::new(Language::German)).build()
 }
 
 pub fn german_analyzer() -> TextAnalyzer {
+    folded_words().filter(Stemmer::new(Language::German)).build()
+}
+
+/// The steps every analysis here starts with: simple tokens, none over 64 bytes, lower-cased,
+/// umlauts folded.
+fn folded_words() -> tantivy::tokenizer::TextAnalyzerBuilder<impl Tokenizer> {
     TextAnalyzer::builder(SimpleTokenizer::default())
         .filter(RemoveLongFilter::limit(64))
         .filter(LowerCaser)
         .filter(GermanFold)
-        .filter(Stemmer::new(Language::German))
-        .build()
 }
 
 /// Registers the analyzers on an index (needed after every open, not stored in the index).
