@@ -1,5 +1,5 @@
-//! What every binary shares on the terminal: logging to stderr and progress bars that stay
-//! hidden when stderr is not a terminal.
+//! What every binary shares: logging to stderr, progress bars that stay hidden when stderr is
+//! not a terminal, and the TLS crypto provider its HTTPS clients use.
 
 /// A progress bar on a terminal; hidden when stderr is not one (cron, tests).
 pub fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
@@ -22,4 +22,13 @@ pub fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+/// Installs the ring crypto provider for rustls once: reqwest is built without one (ring is
+/// cheaper to build than aws-lc), so a binary that fetches over HTTPS calls this first.
+pub fn install_tls_provider() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
 }

@@ -247,14 +247,6 @@ pub struct Fetcher {
     next_slot: Mutex<Instant>,
 }
 
-/// Installs the ring crypto provider for rustls once (reqwest is built without a provider).
-fn install_crypto_provider() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-    });
-}
-
 /// True when `next` is on the source's own host: same host and port, same scheme or the
 /// upgrade from http to https on the default port.
 fn same_site(origin: &Url, next: &Url) -> bool {
@@ -287,7 +279,7 @@ fn secs(d: Duration) -> String {
 
 impl Fetcher {
     pub fn new(politeness: Politeness, caps: SizeCaps) -> anyhow::Result<Self> {
-        install_crypto_provider();
+        catalog::cli::install_tls_provider();
         let client = reqwest::Client::builder()
             .user_agent(concat!("legal-pipeline/", env!("CARGO_PKG_VERSION"), " (open German legal data pipeline)"))
             .timeout(politeness.timeout)

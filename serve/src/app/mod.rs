@@ -48,15 +48,6 @@ pub struct Config {
     pub public_url: Option<String>,
 }
 
-/// Installs the ring crypto provider for rustls once (reqwest is built without a provider):
-/// the OAuth issuer's keys are fetched over HTTPS.
-pub fn install_tls_provider() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-    });
-}
-
 impl Config {
     pub fn default_origins() -> Vec<String> {
         ["http://localhost", "https://localhost", "http://127.0.0.1", "https://127.0.0.1", "http://[::1]"]

@@ -127,7 +127,8 @@ struct IssuerMetadata {
 
 impl OAuth {
     pub fn new(config: OAuthConfig, public_url: &str) -> anyhow::Result<OAuth> {
-        crate::app::install_tls_provider();
+        // The issuer's keys are fetched over HTTPS.
+        catalog::cli::install_tls_provider();
         let http = reqwest::Client::builder()
             .timeout(FETCH_TIMEOUT)
             .user_agent(concat!("legal-data-serve/", env!("CARGO_PKG_VERSION")))
