@@ -113,6 +113,8 @@ pub struct OAuth {
     config: OAuthConfig,
     /// This server's canonical base URL (`--public-url`, else `http://<bound address>`).
     public_url: String,
+    /// The accepted `aud` values, fixed at start (checked on every token).
+    audiences: Vec<String>,
     http: reqwest::Client,
     keys: RwLock<Keys>,
     /// One fetch at a time; the others wait for it and use its keys.
@@ -133,9 +135,17 @@ impl OAuth {
             .timeout(FETCH_TIMEOUT)
             .user_agent(concat!("legal-data-serve/", env!("CARGO_PKG_VERSION")))
             .build()?;
+        let public_url = public_url.trim_end_matches('/').to_string();
+        let audiences = if config.audiences.is_empty() {
+            let (mcp, base) = (format!("{public_url}/mcp"), public_url.clone());
+            vec![format!("{mcp}/"), mcp, format!("{base}/"), base]
+        } else {
+            config.audiences.clone()
+        };
         Ok(OAuth {
             config,
-            public_url: public_url.trim_end_matches('/').to_string(),
+            public_url,
+            audiences,
             http,
             keys: RwLock::new(Keys::default()),
             fetching: tokio::sync::Mutex::new(()),
@@ -173,12 +183,8 @@ impl OAuth {
         }
     }
 
-    fn audiences(&self) -> Vec<String> {
-        if !self.config.audiences.is_empty() {
-            return self.config.audiences.clone();
-        }
-        let (mcp, base) = (self.resource(true), self.resource(false));
-        vec![format!("{mcp}/"), mcp, format!("{base}/"), base]
+    fn audiences(&self) -> &[String] {
+        &self.audiences
     }
 
     /// Verifies an access token: its identity, or why it is refused (Err: the keys could not
@@ -210,7 +216,7 @@ impl OAuth {
         // `https://id.example/realms/x` and `…/x/` name one issuer; tokens spell it one way.
         let bare = self.config.issuer.trim_end_matches('/');
         validation.set_issuer(&[bare.to_string(), format!("{bare}/")]);
-        validation.set_audience(&self.audiences());
+        validation.set_audience(self.audiences());
         validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
         validation.validate_nbf = true;
         validation.leeway = LEEWAY_SECONDS;
