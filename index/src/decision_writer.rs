@@ -13,6 +13,7 @@ use tantivy::TantivyDocument;
 
 use crate::decisions_index::{DecisionFields, passages};
 use crate::store::file_number_norm;
+use crate::text_packs::DecisionBody;
 use model::LawCitationStatus;
 use resolve::case_law::{self, DecisionCitations};
 
@@ -158,6 +159,7 @@ pub fn write(
     conn: &Connection,
     writer: &mut tantivy::IndexWriter<TantivyDocument>,
     f: &DecisionFields,
+    packs: &mut crate::text_packs::PackWriter,
     citations: Option<CitationsInput>,
 ) -> Result<DecisionCounts> {
     let mut counts = DecisionCounts::default();
@@ -174,8 +176,8 @@ pub fn write(
     let mut ins_dec = conn.prepare(
         "INSERT INTO decisions (id, ext_id, court_id, court_name_raw, chamber, date, date_raw, date_confidence, ecli,
             ecli_date_agrees, document_type, document_type_raw, title, file_numbers, norms_raw, source_format, flags,
-            notes, sources, text, text_length, sections, randnummern, citing_count)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
+            notes, sources, text_length, citing_count, text_pack, text_offset, text_bytes, text_key)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
     )?;
     let mut ins_fn =
         conn.prepare("INSERT INTO decision_file_numbers (fn_norm, file_number, decision_id) VALUES (?1, ?2, ?3)")?;
@@ -188,6 +190,12 @@ pub fn write(
         let m = &rec.doc.meta;
         let text_chars = rec.doc.text.chars().count();
         let court_id = rec.court.as_ref().and_then(|c| court_ids.get(&c.name));
+        let body = DecisionBody {
+            text: rec.doc.text.clone(),
+            sections: serde_json::to_string(&rec.doc.sections)?,
+            randnummern: serde_json::to_string(&rec.doc.randnummern)?,
+        };
+        let (text_ref, text_key) = packs.put(&rec.id, &body)?;
         ins_dec.execute(params![
             id,
             rec.id,
@@ -208,11 +216,12 @@ pub fn write(
             serde_json::to_string(&rec.doc.flags)?,
             serde_json::to_string(&m.notes)?,
             serde_json::to_string(&rec.sources)?,
-            rec.doc.text,
             text_chars as i64,
-            serde_json::to_string(&rec.doc.sections)?,
-            serde_json::to_string(&rec.doc.randnummern)?,
             citations.citing_counts.get(&rec.id).copied().unwrap_or(0),
+            text_ref.pack,
+            text_ref.offset as i64,
+            text_ref.bytes as i64,
+            text_key,
         ])?;
         for fnum in &m.file_numbers {
             ins_fn.execute(params![file_number_norm(fnum), fnum, id])?;
@@ -676,6 +685,7 @@ fn index_passages(
         if let Some(s) = &p.section {
             doc.add_text(f.section, s);
         }
+        doc.add_u64(f.end, p.end as u64);
         doc.add_text(f.text, chars[p.start..p.end].iter().collect::<String>());
         if ord == 0 {
             doc.add_text(f.heading, heading.join(" "));

@@ -24,9 +24,10 @@ use crate::analysis;
 use crate::decisions_index::{self, DECISIONS_DIR, DecisionFields};
 use crate::laws_index::{self, LAWS_DIR, LawFields};
 use crate::store::{self, STORE_FILE, StorePool};
+use crate::text_packs::{DecisionBody, PackWriter, TEXTS_DIR, TextPacks};
 
 /// Bumped when the layout of a generation changes; `serve` refuses other versions.
-pub const SCHEMA_VERSION: u32 = 6;
+pub const SCHEMA_VERSION: u32 = 7;
 pub const MANIFEST_FILE: &str = "manifest.json";
 pub const CURRENT_FILE: &str = "CURRENT";
 
@@ -84,6 +85,8 @@ pub enum VerifyError {
     Index(String),
     #[error("decisions index does not open or answer: {0}")]
     DecisionsIndex(String),
+    #[error("decision texts do not open or read: {0}")]
+    Texts(String),
 }
 
 /// An open, verified generation: what `serve` answers from.
@@ -98,6 +101,8 @@ pub struct Generation {
     pub decisions: Index,
     pub decisions_reader: IndexReader,
     pub decision_fields: DecisionFields,
+    /// The decisions' bodies (`texts/`).
+    pub texts: TextPacks,
 }
 
 impl std::fmt::Debug for Generation {
@@ -175,6 +180,7 @@ impl Generation {
             return Err(VerifyError::Index("probe query found nothing for law 1".into()));
         }
         let (decisions, decisions_reader, decision_fields) = open_decisions(dir, &manifest)?;
+        let texts = open_texts(dir, &store, &manifest)?;
         let id = manifest.id.clone();
         Ok(Generation {
             id,
@@ -187,8 +193,24 @@ impl Generation {
             decisions,
             decisions_reader,
             decision_fields,
+            texts,
         })
     }
+
+    /// The body (text, sections, Randnummern) of the decision with row id `decision_id`.
+    pub fn decision_body(&self, decision_id: i64) -> Result<DecisionBody> {
+        self.store.with(|c| self.texts.body_of(c, decision_id))
+    }
+}
+
+/// Opens the decisions' text packs and probes the first decision's body.
+fn open_texts(dir: &Path, store: &StorePool, manifest: &Manifest) -> Result<TextPacks, VerifyError> {
+    let bad = |e: anyhow::Error| VerifyError::Texts(format!("{e:#}"));
+    let texts = store.with(|c| TextPacks::open(dir, c)).map_err(bad)?;
+    if manifest.counts.get("decisions").copied().unwrap_or(0) > 0 {
+        store.with(|c| texts.body_of(c, 1)).map_err(bad)?;
+    }
+    Ok(texts)
 }
 
 /// Opens the decisions index and checks it holds the passages the manifest counts.
@@ -300,8 +322,21 @@ pub struct BuildOptions {
 #[derive(Debug)]
 pub enum BuildOutcome {
     Unchanged { id: String },
-    Published { id: String, laws: u64, sections: u64, decisions: u64, seconds: f64, shared: Vec<SharedPart> },
-    Built { id: String, laws: u64, sections: u64, decisions: u64, seconds: f64, shared: Vec<SharedPart> },
+    Published(BuildSummary),
+    Built(BuildSummary),
+}
+
+/// What a build wrote and what it took from earlier generations.
+#[derive(Debug)]
+pub struct BuildSummary {
+    pub id: String,
+    pub laws: u64,
+    pub sections: u64,
+    pub decisions: u64,
+    pub seconds: f64,
+    pub shared: Vec<SharedPart>,
+    /// Decision bodies kept from the earlier generation or written anew, and their packs.
+    pub bodies: crate::text_packs::PackCounts,
 }
 
 /// A part of a new generation whose files are hard links to an earlier generation's, because
@@ -460,6 +495,12 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     let tmp = gens.join(format!(".tmp-{id}"));
     std::fs::create_dir_all(tmp.join(LAWS_DIR))?;
     std::fs::create_dir_all(tmp.join(DECISIONS_DIR))?;
+    // Decision bodies unchanged since the generation CURRENT names keep its packs (hard links).
+    let earlier = current_id(data_dir).and_then(|c| {
+        let dir = gens.join(&c);
+        read_manifest(&dir).ok().filter(|m| m.schema_version == SCHEMA_VERSION).map(|_| (c, dir))
+    });
+    let mut packs = PackWriter::create(&tmp, earlier.as_ref().map(|(_, d)| d.as_path()))?;
 
     // The laws' full-text index is shared with an earlier generation built from the same laws
     // (hard links: one copy on disk); the new manifest still hashes every file, so each
@@ -655,7 +696,18 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     analysis::register(&dec_idx);
     let dec_fields = DecisionFields::from_schema(&dec_idx.schema())?;
     let mut dec_writer: tantivy::IndexWriter<TantivyDocument> = dec_idx.writer_with_num_threads(1, 128 << 20)?;
-    let dec = crate::decision_writer::write(data_dir, &conn, &mut dec_writer, &dec_fields, citations)?;
+    let dec = crate::decision_writer::write(data_dir, &conn, &mut dec_writer, &dec_fields, &mut packs, citations)?;
+    let pack_counts = packs.finish(&conn)?;
+    if let Some((from, _)) = earlier
+        && pack_counts.packs_linked > 0
+    {
+        shared.push(SharedPart {
+            part: TEXTS_DIR,
+            from,
+            files: pack_counts.packs_linked as usize,
+            bytes: pack_counts.bytes_linked,
+        });
+    }
     store::create_decision_indexes(&conn)?;
     store::set_meta(&conn, "schema_version", &SCHEMA_VERSION.to_string())?;
     store::set_meta(&conn, "generation_id", &id)?;
@@ -725,18 +777,20 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     // Every file was hashed for the manifest above: a server may start on it without hashing again.
     crate::verified_stamp::write_stamp(data_dir, &final_dir, &manifest);
     let seconds = started.elapsed().as_secs_f64();
+    let summary = BuildSummary {
+        id: id.clone(),
+        laws: laws_n,
+        sections: sections_n,
+        decisions: dec.decisions,
+        seconds,
+        shared,
+        bodies: pack_counts,
+    };
     if opts.no_publish {
-        return Ok(BuildOutcome::Built {
-            id,
-            laws: laws_n,
-            sections: sections_n,
-            decisions: dec.decisions,
-            seconds,
-            shared,
-        });
+        return Ok(BuildOutcome::Built(summary));
     }
     write_current(data_dir, &id)?;
-    Ok(BuildOutcome::Published { id, laws: laws_n, sections: sections_n, decisions: dec.decisions, seconds, shared })
+    Ok(BuildOutcome::Published(summary))
 }
 
 /// Generation ids a running `serve` declared it holds open (`data/leases/<pid>`), live pids only.

@@ -5,6 +5,7 @@
 //! - [`decisions_index`]: the tantivy schema of decision passages, and how passages are cut;
 //! - [`decision_writer`]: decisions, file numbers and courts (with holdings) into a generation;
 //! - [`store`]: the SQLite store (schema, writer, read-only pool);
+//! - [`text_packs`]: decision bodies in content-addressed zstd packs, shared between generations;
 //! - [`generation`]: build → verify → rename → `CURRENT`, [`generation::Generation::open_verified`], gc;
 //! - [`verified_stamp`]: what a full verification saw of each file, so a server starts at once
 //!   on an unchanged generation and re-hashes it in the background.
@@ -15,6 +16,7 @@ pub mod decisions_index;
 pub mod generation;
 pub mod laws_index;
 pub mod store;
+pub mod text_packs;
 pub mod verified_stamp;
 
 pub use generation::{Generation, Manifest};

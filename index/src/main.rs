@@ -41,20 +41,24 @@ enum Cmd {
     },
 }
 
-/// "; shared with <id>: laws (N files, M MB)" for the parts linked from an earlier generation.
-fn shared_note(shared: &[generation::SharedPart]) -> String {
-    shared
-        .iter()
-        .map(|p| {
-            format!(
-                "; {} shared with {} ({} files, {:.1} MB, hard links)",
-                p.part,
-                p.from,
-                p.files,
-                p.bytes as f64 / 1e6
-            )
-        })
-        .collect()
+/// The build's summary line after `verb` ("published" / "built … (not published)"): counts,
+/// the decision bodies kept and written, and the parts linked from an earlier generation.
+fn summary_line(verb: &str, s: &generation::BuildSummary) -> String {
+    let b = &s.bodies;
+    let mut line = format!(
+        "index: {verb}: {} laws, {} sections, {} decisions in {:.1} s; decision bodies: {} kept, {} written, {} moved out of {} sparse packs",
+        s.laws, s.sections, s.decisions, s.seconds, b.bodies_reused, b.bodies_written, b.frames_moved, b.packs_dropped
+    );
+    for p in &s.shared {
+        line.push_str(&format!(
+            "; {} shared with {} ({} files, {:.1} MB, hard links)",
+            p.part,
+            p.from,
+            p.files,
+            p.bytes as f64 / 1e6
+        ));
+    }
+    line
 }
 
 fn main() {
@@ -71,14 +75,8 @@ fn main() {
             let opts = BuildOptions { force, git_commit, no_publish, pause_after_laws };
             generation::build(&args.data_dir, &opts).map(|o| match o {
                 BuildOutcome::Unchanged { id } => format!("index: unchanged, CURRENT stays {id}"),
-                BuildOutcome::Published { id, laws, sections, decisions, seconds, shared } => format!(
-                    "index: published {id}: {laws} laws, {sections} sections, {decisions} decisions in {seconds:.1} s{}",
-                    shared_note(&shared)
-                ),
-                BuildOutcome::Built { id, laws, sections, decisions, seconds, shared } => format!(
-                    "index: built {id} (not published): {laws} laws, {sections} sections, {decisions} decisions in {seconds:.1} s{}",
-                    shared_note(&shared)
-                ),
+                BuildOutcome::Published(s) => summary_line(&format!("published {}", s.id), &s),
+                BuildOutcome::Built(s) => summary_line(&format!("built {} (not published)", s.id), &s),
             })
         }
         Cmd::Verify { id } => {

@@ -1,5 +1,5 @@
-//! `store.sqlite` of a generation: full texts, sections, metadata, book codes, decisions,
-//! courts.
+//! `store.sqlite` of a generation: law texts, sections, metadata, book codes, decisions (their
+//! bodies are in `texts/` packs, see [`crate::text_packs`]), courts.
 //!
 //! Written once by `index` (no journal, one transaction), then opened read-only with
 //! `immutable=1` by `serve`, through a small connection pool.
@@ -115,11 +115,14 @@ CREATE TABLE decisions (
     sources TEXT NOT NULL,             -- JSON array
     text_length INTEGER NOT NULL,      -- code points
     citing_count INTEGER NOT NULL DEFAULT 0, -- distinct decisions citing it (resolved edges)
-    -- The large columns last: a row's small columns are read without walking its overflow pages.
-    sections TEXT NOT NULL,            -- JSON array of {name,heading,start,end}
-    randnummern TEXT NOT NULL,         -- JSON array of {rn,start,end,printed}
-    text TEXT NOT NULL
+    -- The body (text, sections, Randnummern) is a zstd frame in a pack under texts/ (text_packs).
+    text_pack INTEGER NOT NULL,        -- text_packs.id
+    text_offset INTEGER NOT NULL,      -- the frame's first byte in the pack
+    text_bytes INTEGER NOT NULL,       -- the frame's length
+    text_key TEXT NOT NULL             -- sha256 (128 bits, hex) of the uncompressed body
 );
+-- The packs of texts/, each named by the sha256 of its bytes (index::text_packs).
+CREATE TABLE text_packs (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, bytes INTEGER NOT NULL);
 CREATE TABLE decision_citations (
     decision_id INTEGER NOT NULL,
     kind TEXT NOT NULL,                -- law | case

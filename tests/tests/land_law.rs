@@ -189,17 +189,19 @@ fn land_law_is_never_federal_law_over_the_whole_corpus() {
     let data = tempfile::tempdir().unwrap();
     build_generation_with_decisions(data.path(), &mirror.base_url(), &corpus);
     let id = std::fs::read_to_string(data.path().join("CURRENT")).unwrap();
-    let db = rusqlite::Connection::open(data.path().join("generations").join(id.trim()).join("store.sqlite")).unwrap();
+    let gen_dir = data.path().join("generations").join(id.trim());
+    let db = rusqlite::Connection::open(gen_dir.join("store.sqlite")).unwrap();
+    let texts = index::text_packs::TextPacks::open(&gen_dir, &db).unwrap();
 
     // Decisions by every record id they hold (a second copy is merged into its primary).
     let mut by_record: BTreeMap<String, (i64, String)> = BTreeMap::new();
     {
-        let mut st = db.prepare("SELECT id, ext_id, sources, text FROM decisions").unwrap();
-        let rows = st
-            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get(3)?)))
-            .unwrap();
+        let mut st = db.prepare("SELECT id, ext_id, sources FROM decisions").unwrap();
+        let rows =
+            st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))).unwrap();
         for row in rows {
-            let (id, ext, sources, text): (i64, String, String, String) = row.unwrap();
+            let (id, ext, sources): (i64, String, String) = row.unwrap();
+            let text = texts.body_of(&db, id).unwrap().text;
             let sources: Vec<Value> = serde_json::from_str(&sources).unwrap();
             for s in &sources {
                 if s["source"] == "oldp"

@@ -107,6 +107,19 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     );
     assert_eq!(count_before(&log, "unchanged and only bound anew"), total - affected.len(), "{log}");
     assert!(log.contains("index: published"), "{log}");
+    // index compresses and writes only those decisions' bodies; the others keep their frames.
+    // (A changed record merged as a second copy leaves its decision's text as it was.)
+    let rewritten: BTreeSet<String> = std::fs::read_to_string(&decisions)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|d| d["doc"]["text"].as_str().unwrap().contains("Ergänzend: vgl."))
+        .map(|d| d["id"].as_str().unwrap().to_string())
+        .collect();
+    assert!(!rewritten.is_empty() && rewritten.is_subset(&affected));
+    let bodies = &log[log.find("decision bodies:").unwrap_or_else(|| panic!("no body counts in {log}"))..];
+    assert_eq!(count_before(bodies, "written,"), rewritten.len(), "{log}");
+    assert_eq!(count_before(bodies, "kept,"), total - rewritten.len(), "{log}");
 
     // The new generation shares the part that did not change (the laws' index, built from the
     // same laws) with the one before: the same inodes, one copy on disk. Each still verifies
@@ -134,6 +147,23 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     assert_eq!(new_laws, old_laws, "the laws' index files are not the same files");
     let (old_dec, new_dec) = (inodes(&before_id, "decisions"), inodes(&after_id, "decisions"));
     assert!(new_dec.iter().all(|f| !old_dec.contains(f)), "a changed part shares files");
+    // The decision bodies: the earlier pack is the same file in both, the changed bodies are in
+    // a new pack, and each generation reads its own version of a changed decision.
+    assert!(log.contains(&format!("texts shared with {before_id}")), "{log}");
+    let (old_texts, new_texts) = (inodes(&before_id, "texts"), inodes(&after_id, "texts"));
+    assert_eq!(old_texts.len(), 1, "{old_texts:?}");
+    assert!(new_texts.contains(&old_texts[0]), "the unchanged pack is not shared: {old_texts:?} {new_texts:?}");
+    assert_eq!(new_texts.len(), 2, "{new_texts:?}");
+    let body_of = |id: &str, ext_id: &str| -> String {
+        let dir = gens.join(id);
+        let db = rusqlite::Connection::open(dir.join("store.sqlite")).unwrap();
+        let row: i64 = db.query_row("SELECT id FROM decisions WHERE ext_id = ?1", [ext_id], |r| r.get(0)).unwrap();
+        index::text_packs::TextPacks::open(&dir, &db).unwrap().body_of(&db, row).unwrap().text
+    };
+    for ext_id in &rewritten {
+        assert!(!body_of(&before_id, ext_id).contains("Ergänzend: vgl."), "{ext_id}");
+        assert!(body_of(&after_id, ext_id).contains("Ergänzend: vgl."), "{ext_id}");
+    }
     for id in [&before_id, &after_id] {
         let out = run_stage_ok("index", &["--data-dir", data.to_str().unwrap(), "verify", id]);
         assert!(out.contains("verified"), "{id}: {out}");

@@ -210,13 +210,10 @@ pub fn assemble_datapackage(g: &Generation, a: AssembleDatapackageArgs) -> Resul
 
 /// Reads a decision's text, its excerpt span and its outgoing case citations as edge rows.
 fn load_seed(g: &Generation, d: Decision, include_citations: bool) -> Result<Seed, ToolError> {
-    let (text, sections): (String, String) = g.store.with(|c| {
-        Ok(c.query_row("SELECT text, sections FROM decisions WHERE id = ?1", params![d.id], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })?)
-    })?;
+    let body = g.decision_body(d.id)?;
+    let text = body.text;
     let sections: Vec<crate::contract::answers::DecisionSectionSpan> =
-        serde_json::from_str(&sections).unwrap_or_default();
+        serde_json::from_str(&body.sections).unwrap_or_default();
     let span = ["leitsatz", "leitsatze", "tenor", "grunde", "entscheidungsgrunde"]
         .iter()
         .find_map(|want| sections.iter().find(|s| fold(&s.name) == *want).map(|s| (s.name.clone(), s.start)));

@@ -37,16 +37,18 @@ pub fn get_decision(g: &Generation, a: GetDecisionArgs) -> Result<GetDecisionAns
     let GetDecisionArgs { decision: DecisionRef { id, court, date }, offset, length, section, rn_from, rn_to } = a;
     let date = parse_date_arg(date.as_deref(), "date")?;
     let d = resolve_decision(g, &id, court.as_deref(), date.as_deref())?;
-    type Extra = (String, String, String, String, Option<String>, String, String, String, Option<String>);
-    let (text, sections, rns, flags, norms, sources, notes, source_format, date_raw): Extra = g.store.with(|c| {
+    type Extra = (String, Option<String>, String, String, String, Option<String>);
+    let (flags, norms, sources, notes, source_format, date_raw): Extra = g.store.with(|c| {
         Ok(c.query_row(
-            "SELECT text, sections, randnummern, flags, norms_raw, sources, notes, source_format, date_raw FROM decisions WHERE id = ?1",
+            "SELECT flags, norms_raw, sources, notes, source_format, date_raw FROM decisions WHERE id = ?1",
             params![d.id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
         )?)
     })?;
-    let sections: Vec<DecisionSectionSpan> = serde_json::from_str(&sections).unwrap_or_default();
-    let blocks: Vec<extract::decisions::RnBlock> = serde_json::from_str(&rns).unwrap_or_default();
+    let body = g.decision_body(d.id)?;
+    let text = body.text;
+    let sections: Vec<DecisionSectionSpan> = serde_json::from_str(&body.sections).unwrap_or_default();
+    let blocks: Vec<extract::decisions::RnBlock> = serde_json::from_str(&body.randnummern).unwrap_or_default();
     let total = d.text_length as usize;
     let mut out = GetDecisionAnswer {
         decision: d.summary(),
@@ -273,8 +275,7 @@ fn cited_by_results(
 pub fn get_similar_cases(g: &Generation, a: GetSimilarCasesArgs) -> Result<GetSimilarCasesAnswer, ToolError> {
     let (id, limit) = (a.id, a.limit as usize);
     let d = resolve_decision(g, &id, None, None)?;
-    let text: String =
-        g.store.with(|c| Ok(c.query_row("SELECT text FROM decisions WHERE id = ?1", params![d.id], |r| r.get(0))?))?;
+    let text = g.decision_body(d.id)?.text;
     let f = g.decision_fields;
     let searcher = g.decisions_reader.searcher();
     // Distinctive words: frequent in this text, rare in the corpus (tf-idf over the analyzer's terms).
