@@ -9,11 +9,16 @@ use anyhow::{Context, Result, bail};
 use extract::courts::{Court, CourtTable, fold};
 use extract::decision_stage::{self, DecisionRecord};
 use rusqlite::{Connection, params};
+use sha2::{Digest, Sha256};
 use tantivy::TantivyDocument;
+use tantivy::schema::Term;
 
 use crate::decisions_index::{DecisionFields, passages};
 use crate::store::file_number_norm;
 use crate::text_packs::DecisionBody;
+
+/// The earlier generation's decisions: ext id → (row id, index key).
+pub type EarlierDecisions = HashMap<String, (i64, String)>;
 use model::LawCitationStatus;
 use resolve::case_law::{self, DecisionCitations};
 
@@ -21,6 +26,12 @@ use resolve::case_law::{self, DecisionCitations};
 pub struct DecisionCounts {
     pub decisions: u64,
     pub passages: u64,
+    /// Decisions whose passages the carried-over full-text index already held as they are.
+    pub index_kept: u64,
+    /// Decisions whose passages were (re)written: new ones and changed ones.
+    pub index_written: u64,
+    /// Decisions of the earlier generation no longer held, their passages deleted.
+    pub index_removed: u64,
     pub courts_held: u64,
     pub records_read: u64,
     pub records_failed: u64,
@@ -67,7 +78,8 @@ pub struct CitationsInput {
     lines: HashMap<String, (u64, usize)>,
     path: std::path::PathBuf,
     file: std::fs::File,
-    /// Each decision's row id: its 1-based position in `decisions.jsonl`.
+    /// Each decision's row id: its id in the earlier generation, else the next above the
+    /// earlier maximum in `decisions.jsonl` order (see [`crate::earlier`]).
     row_ids: HashMap<String, i64>,
     /// The courts of the decisions held, by canonical name.
     held_courts: Holdings,
@@ -99,7 +111,13 @@ impl CitationsInput {
 /// Every line is parsed once here, so a missing, unreadable, truncated or garbled
 /// `citations.jsonl`, or one whose decisions are not exactly those of `decisions.jsonl`, is
 /// an error naming the file (and the line or decision) before anything is built.
-pub fn read_citations_input(data_dir: &Path) -> Result<Option<CitationsInput>> {
+/// `earlier` is every decision of the earlier generation (ext id → row id, index key) and
+/// `earlier_max` its largest row id: they keep row ids stable.
+pub fn read_citations_input(
+    data_dir: &Path,
+    earlier: &EarlierDecisions,
+    earlier_max: i64,
+) -> Result<Option<CitationsInput>> {
     use std::io::BufRead;
     if decision_stage::read_manifest(data_dir)?.is_none() {
         return Ok(None);
@@ -134,7 +152,7 @@ pub fn read_citations_input(data_dir: &Path) -> Result<Option<CitationsInput>> {
         }
         offset += n as u64;
     }
-    let (row_ids, held_courts) = decision_heads(data_dir)?;
+    let (row_ids, held_courts) = decision_heads(data_dir, earlier, earlier_max)?;
     if let Some(id) = row_ids.keys().filter(|id| !lines.contains_key(*id)).min() {
         bail!(
             "{} has no line for decision {id} (truncated, or from another run of extract): rerun `resolve`",
@@ -154,12 +172,17 @@ pub fn read_citations_input(data_dir: &Path) -> Result<Option<CitationsInput>> {
 /// `citations`: from [`read_citations_input`], joined to the decisions by decision id.
 /// Rows are written once, complete (court and citing count included); secondary indexes are
 /// built after the load.
+///
+/// `carried`: the earlier generation's decisions when `writer` writes into a copy of its
+/// full-text index. A decision whose `index_key` is unchanged keeps its passages there; a
+/// changed one has them deleted and written anew; one no longer held has them deleted.
 pub fn write(
     data_dir: &Path,
     conn: &Connection,
     writer: &mut tantivy::IndexWriter<TantivyDocument>,
     f: &DecisionFields,
     packs: &mut crate::text_packs::PackWriter,
+    carried: Option<&EarlierDecisions>,
     citations: Option<CitationsInput>,
 ) -> Result<DecisionCounts> {
     let mut counts = DecisionCounts::default();
@@ -176,20 +199,25 @@ pub fn write(
     let mut ins_dec = conn.prepare(
         "INSERT INTO decisions (id, ext_id, court_id, court_name_raw, chamber, date, date_raw, date_confidence, ecli,
             ecli_date_agrees, document_type, document_type_raw, title, file_numbers, norms_raw, source_format, flags,
-            notes, sources, text_length, citing_count, text_pack, text_offset, text_bytes, text_key)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
+            notes, sources, text_length, citing_count, text_pack, text_offset, text_bytes, text_key, index_key)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
     )?;
     let mut ins_fn =
         conn.prepare("INSERT INTO decision_file_numbers (fn_norm, file_number, decision_id) VALUES (?1, ?2, ?3)")?;
     let mut binder = LawBinder::default();
-    for (i, rec) in decision_stage::read_records(data_dir)?.enumerate() {
+    for rec in decision_stage::read_records(data_dir)? {
         let rec: DecisionRecord = rec?;
-        let id = i as i64 + 1;
+        let id =
+            *citations.row_ids.get(&rec.id).context("decisions.jsonl changed while index read it: rerun `index`")?;
         // Citations of the same run, joined to the decisions by decision id (never by line).
         let cites = citations.of(&rec.id)?;
         let m = &rec.doc.meta;
         let text_chars = rec.doc.text.chars().count();
         let court_id = rec.court.as_ref().and_then(|c| court_ids.get(&c.name));
+        // The Normenkette tokens that count for this decision (`cited_norm`, `decision_norms`).
+        let norms = write_citations(conn, &mut binder, id, &cites, m.date.as_deref(), &citations.row_ids)?;
+        let docs = passage_docs(f, id as u64, &rec, Some(&cites), &norms);
+        let index_key = docs_key(&docs);
         let body = DecisionBody {
             text: rec.doc.text.clone(),
             sections: serde_json::to_string(&rec.doc.sections)?,
@@ -222,16 +250,33 @@ pub fn write(
             text_ref.offset as i64,
             text_ref.bytes as i64,
             text_key,
+            index_key,
         ])?;
         for fnum in &m.file_numbers {
             ins_fn.execute(params![file_number_norm(fnum), fnum, id])?;
         }
         held_sources.extend(rec.sources.iter().map(|s| (s.source.clone(), s.record_id.clone())));
-        // The Normenkette tokens that count for this decision (`cited_norm`, `decision_norms`).
-        let norms = write_citations(conn, &mut binder, id, &cites, m.date.as_deref(), &citations.row_ids)?;
         counts.citations += (cites.laws.len() + cites.cases.len()) as u64;
-        counts.passages += index_passages(writer, f, id as u64, &rec, Some(&cites), &norms)?;
+        counts.passages += docs.len() as u64;
+        match carried.and_then(|c| c.get(&rec.id)) {
+            Some((_, key)) if *key == index_key => counts.index_kept += 1,
+            earlier => {
+                if earlier.is_some() {
+                    writer.delete_term(Term::from_field_u64(f.decision_id, id as u64));
+                }
+                for doc in docs {
+                    writer.add_document(doc)?;
+                }
+                counts.index_written += 1;
+            }
+        }
         counts.decisions += 1;
+    }
+    for (ext_id, (id, _)) in carried.into_iter().flatten() {
+        if !citations.row_ids.contains_key(ext_id) {
+            writer.delete_term(Term::from_field_u64(f.decision_id, *id as u64));
+            counts.index_removed += 1;
+        }
     }
     drop(ins_dec);
     drop(ins_fn);
@@ -243,9 +288,13 @@ pub fn write(
     Ok(counts)
 }
 
-/// Each decision's row id (its 1-based position in `decisions.jsonl`) and the courts held,
-/// read without the texts.
-fn decision_heads(data_dir: &Path) -> Result<(HashMap<String, i64>, Holdings)> {
+/// Each decision's row id (kept from the earlier generation, else the next free one above
+/// `earlier_max`, in `decisions.jsonl` order) and the courts held, read without the texts.
+fn decision_heads(
+    data_dir: &Path,
+    earlier: &EarlierDecisions,
+    earlier_max: i64,
+) -> Result<(HashMap<String, i64>, Holdings)> {
     #[derive(serde::Deserialize)]
     struct Head {
         id: String,
@@ -253,12 +302,20 @@ fn decision_heads(data_dir: &Path) -> Result<(HashMap<String, i64>, Holdings)> {
     }
     let mut ids = HashMap::new();
     let mut courts = BTreeMap::new();
-    for (i, rec) in decision_stage::read_decision_parts::<Head>(data_dir)?.enumerate() {
+    let mut next = earlier_max;
+    for rec in decision_stage::read_decision_parts::<Head>(data_dir)? {
         let rec = rec?;
         if let Some(c) = rec.court {
             courts.entry(c.name.clone()).or_insert(c);
         }
-        ids.insert(rec.id, i as i64 + 1);
+        let id = match earlier.get(&rec.id) {
+            Some(&(id, _)) => id,
+            None => {
+                next += 1;
+                next
+            }
+        };
+        ids.insert(rec.id, id);
     }
     Ok((ids, courts))
 }
@@ -645,14 +702,42 @@ fn write_edges(conn: &Connection, input: &CitationsInput) -> Result<u64> {
     Ok(conn.query_row("SELECT COUNT(*) FROM citation_edges", [], |r| r.get::<_, i64>(0))? as u64)
 }
 
-fn index_passages(
-    writer: &mut tantivy::IndexWriter<TantivyDocument>,
+/// A decision's index key: the sha256 (128 bits, hex) of every field value of its passages'
+/// documents, in order. Equal keys → the full-text index holds the same documents.
+fn docs_key(docs: &[TantivyDocument]) -> String {
+    use tantivy::schema::Value;
+    let mut h = Sha256::new();
+    for d in docs {
+        h.update(b"\x1e");
+        for (field, v) in d.field_values() {
+            h.update(field.field_id().to_le_bytes());
+            if let Some(s) = v.as_str() {
+                h.update(b"s");
+                h.update((s.len() as u64).to_le_bytes());
+                h.update(s.as_bytes());
+            } else if let Some(n) = v.as_u64() {
+                h.update(b"u");
+                h.update(n.to_le_bytes());
+            } else if let Some(n) = v.as_i64() {
+                h.update(b"i");
+                h.update(n.to_le_bytes());
+            } else {
+                // passage_docs adds only text, u64 and i64 values.
+                h.update(b"?");
+            }
+        }
+    }
+    hex::encode(&h.finalize()[..16])
+}
+
+/// The full-text documents of a decision: one per passage.
+fn passage_docs(
     f: &DecisionFields,
     decision_id: u64,
     rec: &DecisionRecord,
     cites: Option<&DecisionCitations>,
     norms: &[String],
-) -> Result<u64> {
+) -> Vec<TantivyDocument> {
     let m = &rec.doc.meta;
     let chars: Vec<char> = rec.doc.text.chars().collect();
     let ps = passages(chars.len(), &rec.doc.randnummern, &rec.doc.sections);
@@ -675,6 +760,7 @@ fn index_passages(
     } else {
         ps
     };
+    let mut docs = Vec::with_capacity(ps.len());
     for (ord, p) in ps.iter().enumerate() {
         let mut doc = TantivyDocument::default();
         doc.add_u64(f.decision_id, decision_id);
@@ -718,7 +804,7 @@ fn index_passages(
                 }
             }
         }
-        writer.add_document(doc)?;
+        docs.push(doc);
     }
-    Ok(ps.len() as u64)
+    docs
 }

@@ -22,6 +22,7 @@ use tantivy::{Index, IndexReader, ReloadPolicy, TantivyDocument};
 
 use crate::analysis;
 use crate::decisions_index::{self, DECISIONS_DIR, DecisionFields};
+use crate::earlier::Earlier;
 use crate::laws_index::{self, LAWS_DIR, LawFields};
 use crate::store::{self, STORE_FILE, StorePool};
 use crate::text_packs::{DecisionBody, PackWriter, TEXTS_DIR, TextPacks};
@@ -179,8 +180,12 @@ impl Generation {
         if expected > 0 && hits == 0 {
             return Err(VerifyError::Index("probe query found nothing for law 1".into()));
         }
-        let (decisions, decisions_reader, decision_fields) = open_decisions(dir, &manifest)?;
-        let texts = open_texts(dir, &store, &manifest)?;
+        // Decision row ids are stable across generations, so the first one need not be 1.
+        let first_decision: Option<i64> = store
+            .with(|c| Ok(c.query_row("SELECT MIN(id) FROM decisions", [], |r| r.get(0))?))
+            .map_err(|e| VerifyError::Store(format!("{e:#}")))?;
+        let (decisions, decisions_reader, decision_fields) = open_decisions(dir, &manifest, first_decision)?;
+        let texts = open_texts(dir, &store, first_decision)?;
         let id = manifest.id.clone();
         Ok(Generation {
             id,
@@ -204,17 +209,21 @@ impl Generation {
 }
 
 /// Opens the decisions' text packs and probes the first decision's body.
-fn open_texts(dir: &Path, store: &StorePool, manifest: &Manifest) -> Result<TextPacks, VerifyError> {
+fn open_texts(dir: &Path, store: &StorePool, first_decision: Option<i64>) -> Result<TextPacks, VerifyError> {
     let bad = |e: anyhow::Error| VerifyError::Texts(format!("{e:#}"));
     let texts = store.with(|c| TextPacks::open(dir, c)).map_err(bad)?;
-    if manifest.counts.get("decisions").copied().unwrap_or(0) > 0 {
-        store.with(|c| texts.body_of(c, 1)).map_err(bad)?;
+    if let Some(id) = first_decision {
+        store.with(|c| texts.body_of(c, id)).map_err(bad)?;
     }
     Ok(texts)
 }
 
 /// Opens the decisions index and checks it holds the passages the manifest counts.
-fn open_decisions(dir: &Path, manifest: &Manifest) -> Result<(Index, IndexReader, DecisionFields), VerifyError> {
+fn open_decisions(
+    dir: &Path,
+    manifest: &Manifest,
+    first_decision: Option<i64>,
+) -> Result<(Index, IndexReader, DecisionFields), VerifyError> {
     let bad = |e: String| VerifyError::DecisionsIndex(e);
     let idx = Index::open_in_dir(dir.join(DECISIONS_DIR)).map_err(|e| bad(e.to_string()))?;
     analysis::register(&idx);
@@ -229,14 +238,16 @@ fn open_decisions(dir: &Path, manifest: &Manifest) -> Result<(Index, IndexReader
     if searcher.num_docs() != expected {
         return Err(bad(format!("{} passages, manifest says {expected}", searcher.num_docs())));
     }
-    if expected > 0 {
+    if expected > 0
+        && let Some(id) = first_decision
+    {
         let probe = tantivy::query::TermQuery::new(
-            Term::from_field_u64(fields.decision_id, 1),
+            Term::from_field_u64(fields.decision_id, id as u64),
             tantivy::schema::IndexRecordOption::Basic,
         );
         let hits = searcher.search(&probe, &tantivy::collector::Count).map_err(|e| bad(format!("probe: {e}")))?;
         if hits == 0 {
-            return Err(bad("probe query found nothing for decision 1".into()));
+            return Err(bad(format!("probe query found nothing for decision {id}")));
         }
     }
     Ok((idx, reader, fields))
@@ -337,6 +348,10 @@ pub struct BuildSummary {
     pub shared: Vec<SharedPart>,
     /// Decision bodies kept from the earlier generation or written anew, and their packs.
     pub bodies: crate::text_packs::PackCounts,
+    /// Decisions whose passages were kept in, written to, or removed from the full-text index.
+    pub decisions_index_kept: u64,
+    pub decisions_index_written: u64,
+    pub decisions_index_removed: u64,
 }
 
 /// A part of a new generation whose files are hard links to an earlier generation's, because
@@ -400,6 +415,30 @@ fn laws_part_input(statutes: &extract::statutes::StatutesManifest, codes_sha: &s
     hex::encode(h.finalize())
 }
 
+/// Hash of how the decisions' full-text index is built (schema and analyzer). Which
+/// documents it holds is each decision's `index_key`.
+fn decisions_part_input() -> String {
+    let mut h = Sha256::new();
+    h.update(format!("decisions part; schema {SCHEMA_VERSION}; analysis {}\n", analysis::ANALYSIS_VERSION));
+    hex::encode(h.finalize())
+}
+
+/// The regular files of `to` that are the same file (inode) as one of `from`: (files, bytes).
+fn same_files(from: &Path, to: &Path) -> Result<(usize, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let inodes: std::collections::HashSet<(u64, u64)> =
+        std::fs::read_dir(from)?.flatten().filter_map(|e| e.metadata().ok()).map(|m| (m.dev(), m.ino())).collect();
+    let (mut files, mut bytes) = (0, 0);
+    for e in std::fs::read_dir(to)?.flatten() {
+        let m = e.metadata()?;
+        if m.is_file() && inodes.contains(&(m.dev(), m.ino())) {
+            files += 1;
+            bytes += m.len();
+        }
+    }
+    Ok((files, bytes))
+}
+
 /// The ids of the generation directories under `gens`, oldest first (ids sort by build time;
 /// temporary build directories start with `.` and are not ids).
 fn generation_ids(gens: &Path) -> std::io::Result<Vec<String>> {
@@ -436,7 +475,8 @@ fn link_part(from: &Path, to: &Path) -> Result<(usize, u64)> {
     for e in std::fs::read_dir(from)? {
         let e = e?;
         let meta = std::fs::symlink_metadata(e.path())?;
-        if !meta.file_type().is_file() {
+        // tantivy's lock files are made afresh by whoever opens the copy.
+        if !meta.file_type().is_file() || e.file_name().to_string_lossy().starts_with(".tantivy-") {
             continue;
         }
         let target = to.join(e.file_name());
@@ -479,7 +519,15 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     }
     // resolve's citations are read (and a bad file refused) before anything is built, and
     // after the unchanged check: reading them is most of a no-change run's work at scale.
-    let citations = crate::decision_writer::read_citations_input(data_dir)?;
+    // The generation CURRENT names: decision row ids stay as they were there, and what did
+    // not change is carried over (text packs, the decisions' full-text index).
+    let earlier = Earlier::find(data_dir)?;
+    let earlier_decisions = match &earlier {
+        Some(e) => e.decisions()?,
+        None => Default::default(),
+    };
+    let earlier_max = earlier.as_ref().map(Earlier::max_decision_id).transpose()?.unwrap_or(0);
+    let citations = crate::decision_writer::read_citations_input(data_dir, &earlier_decisions, earlier_max)?;
     // Leftovers of killed builds: never named by CURRENT, safe to drop.
     for e in std::fs::read_dir(&gens)? {
         let e = e?;
@@ -495,12 +543,8 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     let tmp = gens.join(format!(".tmp-{id}"));
     std::fs::create_dir_all(tmp.join(LAWS_DIR))?;
     std::fs::create_dir_all(tmp.join(DECISIONS_DIR))?;
-    // Decision bodies unchanged since the generation CURRENT names keep its packs (hard links).
-    let earlier = current_id(data_dir).and_then(|c| {
-        let dir = gens.join(&c);
-        read_manifest(&dir).ok().filter(|m| m.schema_version == SCHEMA_VERSION).map(|_| (c, dir))
-    });
-    let mut packs = PackWriter::create(&tmp, earlier.as_ref().map(|(_, d)| d.as_path()))?;
+    // Decision bodies unchanged since the earlier generation keep its packs (hard links).
+    let mut packs = PackWriter::create(&tmp, earlier.as_ref().map(|e| e.dir.as_path()))?;
 
     // The laws' full-text index is shared with an earlier generation built from the same laws
     // (hard links: one copy on disk); the new manifest still hashes every file, so each
@@ -692,18 +736,37 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
         writer.commit()?;
         writer.wait_merging_threads()?;
     }
-    let dec_idx = Index::create_in_dir(tmp.join(DECISIONS_DIR), decisions_index::schema())?;
+    // The decisions' full-text index: a copy (hard links) of the earlier one when it was built
+    // the same way, in which only changed decisions are written again (tantivy never rewrites
+    // a file: deletes and new segments are new files); else built whole.
+    let decisions_input = decisions_part_input();
+    let carried = earlier.as_ref().filter(|e| e.manifest.part_inputs.get(DECISIONS_DIR) == Some(&decisions_input));
+    let dec_idx = match carried {
+        Some(e) => {
+            link_part(&e.dir.join(DECISIONS_DIR), &tmp.join(DECISIONS_DIR))?;
+            Index::open_in_dir(tmp.join(DECISIONS_DIR))?
+        }
+        None => Index::create_in_dir(tmp.join(DECISIONS_DIR), decisions_index::schema())?,
+    };
     analysis::register(&dec_idx);
     let dec_fields = DecisionFields::from_schema(&dec_idx.schema())?;
     let mut dec_writer: tantivy::IndexWriter<TantivyDocument> = dec_idx.writer_with_num_threads(1, 128 << 20)?;
-    let dec = crate::decision_writer::write(data_dir, &conn, &mut dec_writer, &dec_fields, &mut packs, citations)?;
+    let dec = crate::decision_writer::write(
+        data_dir,
+        &conn,
+        &mut dec_writer,
+        &dec_fields,
+        &mut packs,
+        carried.map(|_| &earlier_decisions),
+        citations,
+    )?;
     let pack_counts = packs.finish(&conn)?;
-    if let Some((from, _)) = earlier
+    if let Some(e) = &earlier
         && pack_counts.packs_linked > 0
     {
         shared.push(SharedPart {
             part: TEXTS_DIR,
-            from,
+            from: e.id.clone(),
             files: pack_counts.packs_linked as usize,
             bytes: pack_counts.bytes_linked,
         });
@@ -718,6 +781,11 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     bar.finish_and_clear();
     dec_writer.commit()?;
     dec_writer.wait_merging_threads()?;
+    if let Some(e) = carried {
+        // What is still the earlier generation's file (same inode) is shared.
+        let (files, bytes) = same_files(&e.dir.join(DECISIONS_DIR), &tmp.join(DECISIONS_DIR))?;
+        shared.push(SharedPart { part: DECISIONS_DIR, from: e.id.clone(), files, bytes });
+    }
 
     let laws_n = statutes.laws.len() as u64;
     let sections_n = section_id as u64;
@@ -764,7 +832,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
         sources,
         counts,
         files,
-        part_inputs: BTreeMap::from([(LAWS_DIR.to_string(), laws_input)]),
+        part_inputs: BTreeMap::from([(LAWS_DIR.to_string(), laws_input), (DECISIONS_DIR.to_string(), decisions_input)]),
     };
     std::fs::write(tmp.join(MANIFEST_FILE), serde_json::to_vec_pretty(&manifest)?)?;
     fsync_tree(&tmp)?;
@@ -785,6 +853,9 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
         seconds,
         shared,
         bodies: pack_counts,
+        decisions_index_kept: dec.index_kept,
+        decisions_index_written: dec.index_written,
+        decisions_index_removed: dec.index_removed,
     };
     if opts.no_publish {
         return Ok(BuildOutcome::Built(summary));

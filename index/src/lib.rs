@@ -3,6 +3,7 @@
 //! - [`analysis`]: the German analyzer shared by indexing and querying;
 //! - [`laws_index`]: the tantivy schema of law sections;
 //! - [`decisions_index`]: the tantivy schema of decision passages, and how passages are cut;
+//! - [`earlier`]: the generation a build follows: stable decision ids, passages kept;
 //! - [`decision_writer`]: decisions, file numbers and courts (with holdings) into a generation;
 //! - [`store`]: the SQLite store (schema, writer, read-only pool);
 //! - [`text_packs`]: decision bodies in content-addressed zstd packs, shared between generations;
@@ -13,6 +14,7 @@
 pub mod analysis;
 pub mod decision_writer;
 pub mod decisions_index;
+pub mod earlier;
 pub mod generation;
 pub mod laws_index;
 pub mod store;

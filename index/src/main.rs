@@ -46,8 +46,18 @@ enum Cmd {
 fn summary_line(verb: &str, s: &generation::BuildSummary) -> String {
     let b = &s.bodies;
     let mut line = format!(
-        "index: {verb}: {} laws, {} sections, {} decisions in {:.1} s; decision bodies: {} kept, {} written, {} moved out of {} sparse packs",
-        s.laws, s.sections, s.decisions, s.seconds, b.bodies_reused, b.bodies_written, b.frames_moved, b.packs_dropped
+        "index: {verb}: {} laws, {} sections, {} decisions in {:.1} s; decision bodies: {} kept, {} written, {} moved out of {} sparse packs; full-text index: {} decisions kept, {} written, {} removed",
+        s.laws,
+        s.sections,
+        s.decisions,
+        s.seconds,
+        b.bodies_reused,
+        b.bodies_written,
+        b.frames_moved,
+        b.packs_dropped,
+        s.decisions_index_kept,
+        s.decisions_index_written,
+        s.decisions_index_removed
     );
     for p in &s.shared {
         line.push_str(&format!(

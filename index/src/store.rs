@@ -119,7 +119,8 @@ CREATE TABLE decisions (
     text_pack INTEGER NOT NULL,        -- text_packs.id
     text_offset INTEGER NOT NULL,      -- the frame's first byte in the pack
     text_bytes INTEGER NOT NULL,       -- the frame's length
-    text_key TEXT NOT NULL             -- sha256 (128 bits, hex) of the uncompressed body
+    text_key TEXT NOT NULL,            -- sha256 (128 bits, hex) of the uncompressed body
+    index_key TEXT NOT NULL            -- sha256 (128 bits, hex) of its documents in decisions/
 );
 -- The packs of texts/, each named by the sha256 of its bytes (index::text_packs).
 CREATE TABLE text_packs (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, bytes INTEGER NOT NULL);

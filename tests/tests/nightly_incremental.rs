@@ -2,9 +2,11 @@
 //! decision corpus: with no change nothing is rewritten; after 1% of the records change only
 //! the decisions they make are normalised and scanned again (counted from the stages' own
 //! summaries), and what the incremental run writes is byte for byte what a run from scratch
-//! on the changed input writes.
+//! on the changed input writes. The new generation shares what did not change with the one
+//! before (laws, decision text packs, the decisions' full-text segments) and still holds what
+//! a generation built from scratch holds.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Read, Write};
 use std::path::Path;
 
@@ -131,8 +133,10 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     let inodes = |id: &str, part: &str| -> Vec<(String, u64)> {
         let mut v: Vec<(String, u64)> = std::fs::read_dir(gens.join(id).join(part))
             .unwrap()
+            .map(|e| e.unwrap())
+            // tantivy's (empty) lock files are made afresh by whoever opens an index.
+            .filter(|e| !e.file_name().to_string_lossy().starts_with(".tantivy-"))
             .map(|e| {
-                let e = e.unwrap();
                 (
                     e.file_name().to_string_lossy().into_owned(),
                     std::os::unix::fs::MetadataExt::ino(&e.metadata().unwrap()),
@@ -145,8 +149,20 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     let (old_laws, new_laws) = (inodes(&before_id, "laws"), inodes(&after_id, "laws"));
     assert!(old_laws.len() > 3, "{old_laws:?}");
     assert_eq!(new_laws, old_laws, "the laws' index files are not the same files");
+    // The decisions' full-text index is carried over: only the changed decisions' passages
+    // are written (a new segment and deletes, new files); the earlier segments are the same files.
+    let full_text = &log[log.find("full-text index:").unwrap_or_else(|| panic!("no index counts in {log}"))..];
+    assert_eq!(count_before(full_text, "decisions kept,"), total - rewritten.len(), "{log}");
+    assert_eq!(count_before(full_text, "written,"), rewritten.len(), "{log}");
+    assert_eq!(count_before(full_text, "removed"), 0, "{log}");
+    assert!(log.contains(&format!("decisions shared with {before_id}")), "{log}");
     let (old_dec, new_dec) = (inodes(&before_id, "decisions"), inodes(&after_id, "decisions"));
-    assert!(new_dec.iter().all(|f| !old_dec.contains(f)), "a changed part shares files");
+    let segment_files =
+        |v: &[(String, u64)]| v.iter().filter(|(n, _)| n.ends_with(".idx")).cloned().collect::<Vec<_>>();
+    let old_segments = segment_files(&old_dec);
+    assert!(!old_segments.is_empty());
+    assert!(old_segments.iter().all(|f| new_dec.contains(f)), "an earlier segment is not shared");
+    assert!(segment_files(&new_dec).len() > old_segments.len(), "no new segment for the changed decisions");
     // The decision bodies: the earlier pack is the same file in both, the changed bodies are in
     // a new pack, and each generation reads its own version of a changed decision.
     assert!(log.contains(&format!("texts shared with {before_id}")), "{log}");
@@ -171,7 +187,7 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
 
     // What the incremental run wrote is what a run from scratch on the changed input writes.
     let fresh = work.path().join("fresh");
-    stages(&fresh, &mirror.base_url(), &dump, false);
+    stages(&fresh, &mirror.base_url(), &dump, true);
     for rel in
         ["work/extract/decisions/decisions.jsonl", "work/resolve/citations.jsonl", "work/resolve/citing_counts.tsv"]
     {
@@ -180,4 +196,62 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
             "{rel} of the incremental run differs from a run from scratch"
         );
     }
+    // The carried-over full-text index holds what one built from scratch holds: per decision
+    // the same documents (its index key) and as many live passages (deletes took effect).
+    let incremental = passages_by_decision(&gens.join(&after_id));
+    let scratch = passages_by_decision(&fresh.join("generations").join(legal_tests::current_id(&fresh)));
+    assert_eq!(incremental.len(), total);
+    assert_eq!(incremental, scratch, "the incremental full-text index differs from one built from scratch");
+
+    // Five records leave the dump: their decisions' passages are deleted, no other id moves.
+    let dropped: Vec<String> = lines.iter().skip(3).step_by(97).take(5).cloned().collect();
+    let kept: Vec<String> = lines.iter().filter(|l| !dropped.contains(l)).cloned().collect();
+    write_gz_lines(&dump, &kept);
+    let log = stages(&data, &mirror.base_url(), &dump, true);
+    let without = passages_by_decision(&gens.join(legal_tests::current_id(&data)));
+    let gone: Vec<&String> = incremental.keys().filter(|k| !without.contains_key(*k)).collect();
+    assert!(!gone.is_empty(), "dropping records removed no decision");
+    let full_text = &log[log.find("full-text index:").unwrap()..];
+    assert_eq!(count_before(full_text, "removed"), gone.len(), "{log}");
+    for (ext, (id, _, n)) in &without {
+        assert_eq!(incremental[ext].0, *id, "{ext} changed its row id");
+        assert!(*n > 0, "{ext} lost its passages");
+    }
+    // They come back: as new decisions, with ids above every earlier one, and the index again
+    // holds per decision the passages one built from scratch holds.
+    write_gz_lines(&dump, &lines);
+    stages(&data, &mirror.base_url(), &dump, true);
+    let back = passages_by_decision(&gens.join(legal_tests::current_id(&data)));
+    let max_before = without.values().map(|(id, _, _)| *id).max().unwrap();
+    for ext in &gone {
+        assert!(back[*ext].0 > max_before, "{ext} came back under an old id");
+    }
+    let live = |m: &BTreeMap<String, (i64, String, usize)>| m.iter().map(|(e, v)| (e.clone(), v.2)).collect::<Vec<_>>();
+    assert_eq!(live(&back), live(&scratch));
+}
+
+/// Per decision (ext id): its row id, index key and the live passages the full-text index holds.
+fn passages_by_decision(dir: &Path) -> BTreeMap<String, (i64, String, usize)> {
+    use tantivy::query::TermQuery;
+    use tantivy::schema::{IndexRecordOption, Term};
+    let g = index::Generation::open_verified(dir).unwrap();
+    let searcher = g.decisions_reader.searcher();
+    let rows: Vec<(String, i64, String)> = g
+        .store
+        .with(|c| {
+            let mut st = c.prepare("SELECT ext_id, id, index_key FROM decisions")?;
+            let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<Result<_, _>>()?;
+            Ok(rows)
+        })
+        .unwrap();
+    rows.into_iter()
+        .map(|(ext, id, key)| {
+            let q = TermQuery::new(
+                Term::from_field_u64(g.decision_fields.decision_id, id as u64),
+                IndexRecordOption::Basic,
+            );
+            let n = searcher.search(&q, &tantivy::collector::Count).unwrap();
+            (ext, (id, key, n))
+        })
+        .collect()
 }

@@ -1,0 +1,56 @@
+//! The generation a build follows (the one CURRENT names, of the same schema): what a new
+//! build keeps from it.
+//!
+//! - **Decision row ids are stable:** a decision keeps the id it had in the earlier
+//!   generation; new decisions get ids above the earlier maximum, in `decisions.jsonl` order.
+//!   The decisions' full-text index is keyed by these ids, so it can be carried over.
+//! - **Each decision's `index_key`** (a hash of the passages it puts into the full-text
+//!   index) says whether its documents there are still right: an equal key keeps them.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use rusqlite::{Connection, OptionalExtension};
+
+use crate::generation::{Manifest, SCHEMA_VERSION, current_id, generations_dir, read_manifest};
+
+/// The earlier generation, its store open read-only.
+pub struct Earlier {
+    pub id: String,
+    pub dir: PathBuf,
+    pub manifest: Manifest,
+    conn: Connection,
+}
+
+impl Earlier {
+    /// The generation CURRENT names, when it has this build's schema (else nothing is kept).
+    pub fn find(data_dir: &Path) -> Result<Option<Earlier>> {
+        let Some(id) = current_id(data_dir) else { return Ok(None) };
+        let dir = generations_dir(data_dir).join(&id);
+        let Ok(manifest) = read_manifest(&dir) else { return Ok(None) };
+        if manifest.schema_version != SCHEMA_VERSION {
+            return Ok(None);
+        }
+        let conn = crate::store::open_readonly(&dir.join(crate::store::STORE_FILE))
+            .with_context(|| format!("the store of generation {id}, which CURRENT names"))?;
+        Ok(Some(Earlier { id, dir, manifest, conn }))
+    }
+
+    /// Every decision's row id and `index_key`, by ext id.
+    pub fn decisions(&self) -> Result<HashMap<String, (i64, String)>> {
+        let mut st = self.conn.prepare("SELECT ext_id, id, index_key FROM decisions")?;
+        let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, (r.get::<_, i64>(1)?, r.get::<_, String>(2)?))))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The largest decision row id (0 when it holds none).
+    pub fn max_decision_id(&self) -> Result<i64> {
+        Ok(self
+            .conn
+            .query_row("SELECT MAX(id) FROM decisions", [], |r| r.get::<_, Option<i64>>(0))
+            .optional()?
+            .flatten()
+            .unwrap_or(0))
+    }
+}
