@@ -44,15 +44,18 @@ fn identifier_look_ups_pages_and_counts_use_indexes_not_scans() {
         ),
         (
             "get_cases_for_law total",
-            "SELECT COUNT(DISTINCT decision_id) FROM decision_norms WHERE norm = 'x'".into(),
-            "USING COVERING INDEX dn_norm_decision",
+            "SELECT decisions FROM norm_totals WHERE norm = 'x'".into(),
+            "USING INDEX norm_totals_norm",
         ),
         (
-            "get_cases_for_law dense page, most cited",
-            format!(
-                "SELECT d.id FROM {DEC_FROM} WHERE d.id IN (SELECT DISTINCT decision_id FROM decision_norms WHERE norm = 'x') ORDER BY d.citing_count DESC, d.date IS NULL, d.date DESC, d.id LIMIT 20"
-            ),
-            "USING INDEX decisions_citing",
+            "get_cases_for_law page, most cited",
+            "SELECT decision_id FROM norm_citing WHERE norm = 'x' ORDER BY citing_count DESC, date IS NULL, date DESC, decision_id LIMIT 20 OFFSET 40".into(),
+            "USING COVERING INDEX norm_citing_most_cited",
+        ),
+        (
+            "get_cases_for_law page, by date",
+            "SELECT decision_id FROM norm_citing WHERE norm = 'x' ORDER BY date IS NULL, date DESC, decision_id LIMIT 20 OFFSET 40".into(),
+            "USING COVERING INDEX norm_citing_date",
         ),
         (
             "filter_cases page",
@@ -91,6 +94,19 @@ fn identifier_look_ups_pages_and_counts_use_indexes_not_scans() {
         })
         .unwrap();
     assert_eq!(combos, decisions);
+    // Each norm's total is the number of distinct decisions citing it, and it lists exactly those.
+    let (norms, disagreeing): (i64, i64) = c
+        .query_row(
+            "SELECT COUNT(*), COUNT(*) FILTER (WHERE t.decisions IS NOT a.n OR c.n IS NOT a.n)
+             FROM (SELECT norm, COUNT(DISTINCT decision_id) AS n FROM decision_norms GROUP BY norm) a
+             LEFT JOIN norm_totals t USING (norm)
+             LEFT JOIN (SELECT norm, COUNT(*) AS n FROM norm_citing GROUP BY norm) c USING (norm)",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert!(norms > 100, "{norms} norms");
+    assert_eq!(disagreeing, 0);
     assert!(
         plan(&c, "SELECT court, branch, document_type, year, decisions FROM fact_combos")
             .iter()

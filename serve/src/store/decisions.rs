@@ -3,6 +3,7 @@
 use crate::contract::answer::ToolError;
 use crate::contract::answers::{CourtSummary, DecisionSummary};
 use index::Generation;
+use rusqlite::OptionalExtension;
 
 /// A decision row of the store (without its text).
 #[derive(Debug, Clone)]
@@ -177,15 +178,41 @@ pub(crate) fn citing_sort_order(sort: model::CitingSort) -> &'static str {
     }
 }
 
-/// How many held decisions cite the norm token `norm` (`§ 823 BGB`), in text or norm field.
+/// How many held decisions cite the norm token `norm` (`§ 823 BGB`), in text or norm field
+/// (one row of the per-generation `norm_totals`).
 pub(crate) fn decisions_citing_norm(g: &Generation, norm: &str) -> Result<i64, ToolError> {
     Ok(g.store.with(|c| {
-        Ok(c.query_row(
-            "SELECT COUNT(DISTINCT decision_id) FROM decision_norms WHERE norm = ?1",
-            rusqlite::params![norm],
-            |r| r.get(0),
-        )?)
+        let n: Option<i64> = c
+            .prepare_cached("SELECT decisions FROM norm_totals WHERE norm = ?1")?
+            .query_row(rusqlite::params![norm], |r| r.get(0))
+            .optional()?;
+        Ok(n.unwrap_or(0))
     })?)
+}
+
+/// One page, in `sort`, of the held decisions citing the norm token `norm`: a range of the
+/// covering index of `norm_citing` in that order, then those rows by id.
+pub(crate) fn decisions_citing_norm_page(
+    g: &Generation,
+    norm: &str,
+    sort: model::CitingSort,
+    limit: usize,
+    offset: usize,
+) -> Result<Vec<Decision>, ToolError> {
+    let order = match sort {
+        model::CitingSort::MostCited => "citing_count DESC, date IS NULL, date DESC, decision_id",
+        model::CitingSort::Date => "date IS NULL, date DESC, decision_id",
+    };
+    let ids: Vec<i64> = g.store.with(|c| {
+        let mut st = c.prepare_cached(&format!(
+            "SELECT decision_id FROM norm_citing WHERE norm = ?1 ORDER BY {order} LIMIT ?2 OFFSET ?3"
+        ))?;
+        let ids = st
+            .query_map(rusqlite::params![norm, limit as i64, offset as i64], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(ids)
+    })?;
+    decisions_with_ids(g, &ids, &format!("ORDER BY {}", citing_sort_order(sort)))
 }
 
 pub fn decision_by_id(g: &Generation, id: i64) -> Result<Decision, ToolError> {

@@ -293,12 +293,10 @@ pub fn get_cases_for_law(g: &Generation, a: GetCasesForLawArgs) -> Result<CasesF
     };
     let given = format!("{marker}{designation} {book}");
     let token = canonical_norm(&given)?;
-    // Sorted, counted and paged in SQL (indexes `dn_norm_decision`, `decisions_citing`,
-    // `decisions_date_order`): no row is read beyond the page asked for.
-    let order = crate::store::decisions::citing_sort_order(sort);
+    // Counted and paged from the per-generation `norm_totals` / `norm_citing`: no row is read
+    // beyond the page asked for, however many decisions cite the norm.
     let total = crate::store::decisions::decisions_citing_norm(g, &token)? as usize;
-    let ids_sql = "SELECT DISTINCT decision_id FROM decision_norms WHERE norm = ?1";
-    let ds = crate::store::decisions::decisions_page(g, ids_sql, &token, total, order, limit, offset)?;
+    let ds = crate::store::decisions::decisions_citing_norm_page(g, &token, sort, limit, offset)?;
     let results: Vec<DecisionSummary> = ds.iter().map(Decision::summary).collect();
     Ok(CasesForLawAnswer {
         norm: NormFamily { given, canonical: token },
