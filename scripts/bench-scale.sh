@@ -77,10 +77,17 @@ row "**nightly, no change** | $(secs "$t0" "$(now)") | | "
 t0=$(now)
 run_stages "1% changed:"
 row "**nightly, 1% changed** | $(secs "$t0" "$(now)") | | "
+two_gens=$(du -sb "$data/generations" | cut -f1)
+# A second night: another 1% of the decisions changes (the first night's changes stay).
+"$bin/gen-corpus" --n "$n" --seed "$seed" --change-fraction 0.01 --nights 2 --out "$dump" 2>> "$work/stages.log"
+t0=$(now)
+run_stages "night 2, 1% more changed:"
+row "**nightly, second night** | $(secs "$t0" "$(now)") | | "
+three_gens=$(du -sb "$data/generations" | cut -f1)
 cat "$table" >> "$out/scale-$n.txt"
 {
 	echo
-	echo "disk: one generation $(awk -v b="$gen_bytes" 'BEGIN { printf "%.2f GB", b / 1e9 }'); two generations (after the 1% run) $(du -sb "$data/generations" | awk '{ printf "%.2f GB", $1 / 1e9 }'); data dir $(du -sb "$data" | awk '{ printf "%.2f GB", $1 / 1e9 }'); decisions.jsonl $(du -sb "$data/work/extract/decisions/decisions.jsonl" | awk '{ printf "%.2f GB", $1 / 1e9 }')"
+	echo "disk (du, a hard-linked file counted once): one generation $(awk -v b="$gen_bytes" 'BEGIN { printf "%.2f GB", b / 1e9 }'); two generations (after the 1% run) $(awk -v b="$two_gens" 'BEGIN { printf "%.2f GB", b / 1e9 }'); three generations (after the second night) $(awk -v b="$three_gens" -v o="$gen_bytes" 'BEGIN { printf "%.2f GB = %.2f x one", b / 1e9, b / o }'); data dir $(du -sb "$data" | awk '{ printf "%.2f GB", $1 / 1e9 }'); decisions.jsonl $(du -sb "$data/work/extract/decisions/decisions.jsonl" | awk '{ printf "%.2f GB", $1 / 1e9 }')"
 	echo
 	echo "stage summaries:"
 	sed 's/^/    /' "$work/stages.log"

@@ -1,6 +1,7 @@
 //! Stage 4 of the pipeline: write an immutable generation from `work/`, verify it, publish it.
 //!
 //! - [`analysis`]: the German analyzer shared by indexing and querying;
+//! - [`law_writer`]: the laws' part (`laws.sqlite` and the `laws/` index), shared when the laws are;
 //! - [`laws_index`]: the tantivy schema of law sections;
 //! - [`decisions_index`]: the tantivy schema of decision passages, and how passages are cut;
 //! - [`earlier`]: the generation a build follows: stable decision ids, passages kept;
@@ -16,6 +17,7 @@ pub mod decision_writer;
 pub mod decisions_index;
 pub mod earlier;
 pub mod generation;
+pub mod law_writer;
 pub mod laws_index;
 pub mod store;
 pub mod text_packs;

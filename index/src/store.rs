@@ -11,9 +11,12 @@ use anyhow::{Context, Result};
 use rusqlite::{Connection, OpenFlags, params};
 
 pub const STORE_FILE: &str = "store.sqlite";
+/// The laws' tables, a file of their own: part of the laws part, shared between generations
+/// built from the same laws, attached (read-only) to every connection to the store as `laws`.
+pub const LAWS_STORE_FILE: &str = "laws.sqlite";
 
-pub const SCHEMA: &str = r#"
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+/// The tables of `laws.sqlite`.
+pub const LAWS_SCHEMA: &str = r#"
 CREATE TABLE laws (
     id INTEGER PRIMARY KEY,
     slug TEXT NOT NULL UNIQUE,
@@ -77,6 +80,10 @@ CREATE INDEX sections_law_key ON sections(law_id, key);
 CREATE INDEX sections_law_ord ON sections(law_id, ordinal);
 CREATE INDEX sections_doknr ON sections(doknr);
 CREATE TABLE law_texts (law_id INTEGER PRIMARY KEY, text TEXT NOT NULL);
+"#;
+
+pub const SCHEMA: &str = r#"
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE courts (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE,
@@ -278,6 +285,15 @@ pub fn ecli_norm(s: &str) -> String {
 
 /// Creates a fresh store for writing (fast settings: the file is verified before publishing).
 pub fn create(path: &Path) -> Result<Connection> {
+    create_with(path, SCHEMA)
+}
+
+/// Creates `laws.sqlite` with [`LAWS_SCHEMA`].
+pub fn create_laws(path: &Path) -> Result<Connection> {
+    create_with(path, LAWS_SCHEMA)
+}
+
+fn create_with(path: &Path, schema: &str) -> Result<Connection> {
     let conn = Connection::open(path).with_context(|| format!("cannot create {}", path.display()))?;
     // A page cache of 256 MiB (not SQLite's 2 MB): the build's B-tree inserts stay in memory
     // instead of writing each page many times over; bounded, whatever the corpus size.
@@ -285,8 +301,22 @@ pub fn create(path: &Path) -> Result<Connection> {
         "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192; PRAGMA cache_size = -262144;
          PRAGMA temp_store = FILE;",
     )?;
-    conn.execute_batch(SCHEMA)?;
+    conn.execute_batch(schema)?;
     Ok(conn)
+}
+
+/// Attaches `laws.sqlite` read-only as `laws`: the store's queries name its tables unqualified
+/// (SQLite looks in `main`, then in attached databases).
+pub fn attach_laws(conn: &Connection, laws: &Path) -> Result<()> {
+    let uri = format!("file:{}?mode=ro&immutable=1", laws.display());
+    conn.execute("ATTACH DATABASE ?1 AS laws", [uri]).with_context(|| format!("cannot attach {}", laws.display()))?;
+    Ok(())
+}
+
+/// The number of sections `laws.sqlite` holds.
+pub fn count_sections(laws: &Path) -> Result<u64> {
+    let conn = open_one(laws)?;
+    Ok(conn.query_row("SELECT COUNT(*) FROM sections", [], |r| r.get::<_, i64>(0))? as u64)
 }
 
 /// Builds [`DECISION_INDEXES`]: call once the decision rows, citations, norms and file
@@ -300,17 +330,26 @@ pub fn set_meta(conn: &Connection, key: &str, value: &str) -> Result<()> {
     Ok(())
 }
 
-/// Opens a store read-only and immutable (no locks, no journal, no writes possible).
+/// Opens a store read-only and immutable (no locks, no journal, no writes possible), with the
+/// generation's `laws.sqlite` beside it attached.
 pub fn open_readonly(path: &Path) -> Result<Connection> {
-    let uri = format!("file:{}?mode=ro&immutable=1", path.display());
-    let conn = Connection::open_with_flags(
-        &uri,
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )
-    .with_context(|| format!("cannot open store {}", path.display()))?;
+    let conn = open_one(path)?;
+    let laws = path.with_file_name(LAWS_STORE_FILE);
+    if laws.is_file() {
+        attach_laws(&conn, &laws)?;
+    }
     // Look-ups by id run per result row: their statements are prepared once per connection.
     conn.set_prepared_statement_cache_capacity(64);
     Ok(conn)
+}
+
+fn open_one(path: &Path) -> Result<Connection> {
+    let uri = format!("file:{}?mode=ro&immutable=1", path.display());
+    Connection::open_with_flags(
+        &uri,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .with_context(|| format!("cannot open store {}", path.display()))
 }
 
 /// A pool of read-only connections to one store.

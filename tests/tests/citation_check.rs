@@ -13,7 +13,7 @@ use serde_json::Value;
 
 fn store(data: &Path) -> rusqlite::Connection {
     let id = std::fs::read_to_string(data.join("CURRENT")).unwrap();
-    rusqlite::Connection::open(data.join("generations").join(id.trim()).join("store.sqlite")).unwrap()
+    index::store::open_readonly(&data.join("generations").join(id.trim()).join("store.sqlite")).unwrap()
 }
 
 #[derive(Debug, Clone)]

@@ -149,6 +149,9 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     let (old_laws, new_laws) = (inodes(&before_id, "laws"), inodes(&after_id, "laws"));
     assert!(old_laws.len() > 3, "{old_laws:?}");
     assert_eq!(new_laws, old_laws, "the laws' index files are not the same files");
+    let laws_db =
+        |id: &str| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(gens.join(id).join("laws.sqlite")).unwrap());
+    assert_eq!(laws_db(&before_id), laws_db(&after_id), "laws.sqlite is not the same file");
     // The decisions' full-text index is carried over: only the changed decisions' passages
     // are written (a new segment and deletes, new files); the earlier segments are the same files.
     let full_text = &log[log.find("full-text index:").unwrap_or_else(|| panic!("no index counts in {log}"))..];

@@ -127,7 +127,7 @@ fn every_law_of_the_shared_toc_reaches_the_generation_and_a_rerun_fetches_nothin
     assert_eq!(m["sources"]["gii"]["missing"], 0);
     assert_eq!(m["counts"]["laws"], toc_items);
 
-    let store = Connection::open(current_generation(data.path()).join("store.sqlite")).unwrap();
+    let store = index::store::open_readonly(&current_generation(data.path()).join("store.sqlite")).unwrap();
     let slugs: std::collections::HashSet<String> = store
         .prepare("SELECT slug FROM laws")
         .unwrap()
@@ -352,7 +352,7 @@ fn broken_sources_are_recorded_with_their_reason_and_the_rest_is_indexed() {
     assert_eq!((account.0, account.1, account.2), (2, 0, 1));
     let by_reason: Value = serde_json::from_str(&account.3).unwrap();
     assert_eq!(by_reason["section_too_large"], 1);
-    let store = Connection::open(current_generation(data.path()).join("store.sqlite")).unwrap();
+    let store = index::store::open_readonly(&current_generation(data.path()).join("store.sqlite")).unwrap();
     let (sections, dropped): (i64, String) = store
         .query_row("SELECT section_count, norms_dropped FROM laws WHERE slug = ?1", [lost], |r| {
             Ok((r.get(0)?, r.get(1)?))

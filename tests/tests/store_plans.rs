@@ -18,7 +18,7 @@ const DEC_FROM: &str = "decisions d LEFT JOIN courts c ON c.id = d.court_id";
 fn identifier_look_ups_pages_and_counts_use_indexes_not_scans() {
     let data = legal_tests::sample_data_dir();
     let store = data.path().join("generations").join(current_id(data.path())).join("store.sqlite");
-    let c = Connection::open_with_flags(&store, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let c = index::store::open_readonly(&store).unwrap();
     let court: i64 =
         c.query_row("SELECT court_id FROM decisions WHERE court_id IS NOT NULL LIMIT 1", [], |r| r.get(0)).unwrap();
     let cases: &[(&str, String, &str)] = &[

@@ -10,7 +10,9 @@
 //!   `{court}, Urteil vom {dd.mm.yyyy} - {file number} -`, which `resolve` binds (about 4
 //!   resolvable citations per decision; the first few decisions cite fewer);
 //! - `--change-fraction F` gives the same corpus with a deterministic fraction F of the
-//!   decisions changed by one added sentence (the nightly "1% changed" input).
+//!   decisions changed by one added sentence (the nightly "1% changed" input);
+//!   `--nights K` applies K such nights one after the other (each changes its own fraction,
+//!   the earlier nights' sentences stay), for a run of nightly generations.
 //!
 //! Streaming: every decision is a pure function of (seed, index) and the source records, so
 //! memory does not grow with N. The PRNG is splitmix64, written here, so a seed gives the same
@@ -39,6 +41,9 @@ struct Args {
     /// Change this fraction of the decisions (one added sentence each), the rest identical.
     #[arg(long, default_value_t = 0.0)]
     change_fraction: f64,
+    /// How many nights of changes to apply, each to its own draw of decisions.
+    #[arg(long, default_value_t = 1)]
+    nights: u64,
 }
 
 /// splitmix64: one 64-bit state, one multiply-xorshift per draw.
@@ -162,7 +167,8 @@ fn iso((y, m, d): (u32, u32, u32)) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-fn decision(src: &Sources, seed: u64, n: u64, i: u64, changed: bool) -> Value {
+/// `changed`: the nights (1, 2, …) that changed this decision.
+fn decision(src: &Sources, seed: u64, n: u64, i: u64, changed: &[u64]) -> Value {
     let me = identity(src, seed, n, i);
     let t = &src.templates[me.template];
     let mut d = Draws::new(seed, i, 2);
@@ -194,8 +200,12 @@ fn decision(src: &Sources, seed: u64, n: u64, i: u64, changed: bool) -> Value {
             ));
         }
     }
-    if changed {
-        text.push_str("Ergänzend wird auf § 823 Abs. 1 BGB verwiesen.\n");
+    for &night in changed {
+        if night == 1 {
+            text.push_str("Ergänzend wird auf § 823 Abs. 1 BGB verwiesen.\n");
+        } else {
+            text.push_str(&format!("Nachtrag {night}: ergänzend wird auf § 839 BGB verwiesen.\n"));
+        }
     }
     let (y, m, day) = me.date;
     let ecli = t.ecli_code.as_ref().filter(|_| i.is_multiple_of(5)).map(|code| {
@@ -225,9 +235,11 @@ fn main() {
     let threshold = (a.change_fraction.clamp(0.0, 1.0) * 1e6) as u64;
     let mut changed = 0u64;
     for i in 0..a.n {
-        let change = Draws::new(a.seed, i, 3).below(1_000_000) < threshold;
-        changed += u64::from(change);
-        serde_json::to_writer(&mut gz, &decision(&src, a.seed, a.n, i, change)).expect("write record");
+        // Night 1 draws from stream 3 (as before nights existed), night k from stream 2 + k.
+        let nights: Vec<u64> =
+            (1..=a.nights).filter(|k| Draws::new(a.seed, i, 2 + k).below(1_000_000) < threshold).collect();
+        changed += u64::from(!nights.is_empty());
+        serde_json::to_writer(&mut gz, &decision(&src, a.seed, a.n, i, &nights)).expect("write record");
         gz.write_all(b"\n").expect("write record");
     }
     gz.finish().and_then(|mut w| w.flush()).expect("finish the dump");

@@ -18,7 +18,7 @@ use model::{Branch, CaseCitationStatus, CaseKind, CitationRole, ClosedSet, LawCi
 fn store_of(data: &Path) -> rusqlite::Connection {
     let id = std::fs::read_to_string(data.join("CURRENT")).unwrap();
     let p = data.join("generations").join(id.trim()).join("store.sqlite");
-    rusqlite::Connection::open_with_flags(p, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap()
+    index::store::open_readonly(&p).unwrap()
 }
 
 /// Counts per value of `T` of the distinct non-null values `sql` selects (value, count); a
