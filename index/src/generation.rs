@@ -485,6 +485,37 @@ fn link_part(from: &Path, to: &Path) -> Result<(usize, u64)> {
     Ok((files, bytes))
 }
 
+/// A file linked from an earlier generation must still hash as that generation's manifest
+/// says: the new manifest is computed from the bytes on disk, so without this check a file
+/// damaged on disk since its generation was verified would be certified anew.
+fn check_linked_files(gens: &Path, tmp: &Path, shared: &[SharedPart], files: &[FileEntry]) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let inode = |p: &Path| std::fs::metadata(p).map(|m| (m.dev(), m.ino())).ok();
+    let mut froms: Vec<&str> = shared.iter().map(|p| p.from.as_str()).collect();
+    froms.sort();
+    froms.dedup();
+    for from in froms {
+        let dir = gens.join(from);
+        let manifest = read_manifest(&dir).map_err(|e| anyhow::anyhow!("generation {from}: {e}"))?;
+        let earlier: BTreeMap<&str, &str> =
+            manifest.files.iter().map(|f| (f.path.as_str(), f.sha256.as_str())).collect();
+        for f in files {
+            let Some(&want) = earlier.get(f.path.as_str()) else { continue };
+            if inode(&tmp.join(&f.path)).is_some()
+                && inode(&tmp.join(&f.path)) == inode(&dir.join(&f.path))
+                && want != f.sha256
+            {
+                bail!(
+                    "{} of generation {from} no longer matches its manifest (damaged on disk?); \
+                     run `index verify {from}`, remove that generation and build again",
+                    f.path
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A hard link of `from` at `to`, or a copy where a link cannot be made.
 fn link_file(from: &Path, to: &Path) -> Result<()> {
     if std::fs::hard_link(from, to).is_err() {
@@ -664,6 +695,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
         let rel = p.strip_prefix(&tmp).expect("under tmp").to_string_lossy().replace('\\', "/");
         files.push(FileEntry { path: rel, bytes, sha256 });
     }
+    check_linked_files(&gens, &tmp, &shared, &files)?;
     let manifest = Manifest {
         id: id.clone(),
         schema_version: SCHEMA_VERSION,

@@ -294,6 +294,32 @@ impl PackWriter {
     }
 }
 
+/// No decision body is larger than this (extract caps documents far below it); a frame header
+/// claiming more is damage, refused before anything is allocated.
+const MAX_BODY_BYTES: usize = 256 << 20;
+
+thread_local! {
+    /// One zstd context per thread: creating one per body cost more than decoding the body.
+    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Decompresses one frame into a buffer of the size its header records.
+fn decompress(frame: &[u8]) -> Result<Vec<u8>> {
+    let size = zstd::bulk::Decompressor::upper_bound(frame).context("a decision body frame records no size")?;
+    if size > MAX_BODY_BYTES {
+        bail!("a decision body frame claims {size} bytes (damaged?)");
+    }
+    DECOMPRESSOR.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        if cell.is_none() {
+            *cell = Some(zstd::bulk::Decompressor::new()?);
+        }
+        let d = cell.as_mut().expect("set above");
+        d.decompress(frame, size).context("decompressing a decision body")
+    })
+}
+
 /// The packs of an open generation, read with positioned reads (no shared cursor).
 pub struct TextPacks {
     files: HashMap<i64, File>,
@@ -324,8 +350,7 @@ impl TextPacks {
         let file = self.files.get(&r.pack).with_context(|| format!("text pack {} is not listed", r.pack))?;
         let mut frame = vec![0u8; r.bytes as usize];
         file.read_exact_at(&mut frame, r.offset).context("reading a decision body")?;
-        let encoded = zstd::stream::decode_all(&frame[..]).context("decompressing a decision body")?;
-        DecisionBody::decode(&encoded)
+        DecisionBody::decode(&decompress(&frame)?)
     }
 
     /// The body of the decision with row id `decision_id`.

@@ -1,5 +1,5 @@
 //! Generations: hot swap under load, crash safety of `index`, refusal of corrupted generations,
-//! incremental ingestion of one changed law.
+//! incremental ingestion of one changed law, a damaged shared file refused by the next build.
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use legal_tests::procs::{Server, bin, run_stage_ok};
-use legal_tests::{Mirror, sample_gii};
+use legal_tests::procs::{Server, bin, run_stage, run_stage_ok};
+use legal_tests::{Mirror, sample_data_dir, sample_gii};
 use legal_tests::{copy_dir, current_id as current};
 use serde_json::{Value, json};
 
@@ -377,4 +377,29 @@ fn one_changed_law_is_fetched_again_and_reaches_search() {
     let (_, v) = c.get_json(&format!("{}/api/search/laws?q=Zitronenfalterklausel", server.base_url));
     assert_eq!(v["results"][0]["label"], "§ 32", "{v}");
     assert_eq!(v["results"][0]["law"]["code"], "StGB");
+}
+
+#[test]
+fn a_shared_file_damaged_since_its_generation_was_verified_fails_the_next_build_instead_of_being_certified_again() {
+    let data = sample_data_dir();
+    let d = data.path().to_str().unwrap();
+    let before = current(data.path());
+    // One byte of the decision text pack flips; size, inode and mtime stay.
+    let texts = data.path().join("generations").join(&before).join("texts");
+    let pack = std::fs::read_dir(&texts).unwrap().next().unwrap().unwrap().path();
+    let f = std::fs::OpenOptions::new().read(true).write(true).open(&pack).unwrap();
+    let mtime = f.metadata().unwrap().modified().unwrap();
+    let mut byte = [0u8];
+    std::os::unix::fs::FileExt::read_exact_at(&f, &mut byte, 10).unwrap();
+    std::os::unix::fs::FileExt::write_all_at(&f, &[byte[0] ^ 0x20], 10).unwrap();
+    f.set_modified(mtime).unwrap();
+    drop(f);
+    // A forced build links that pack again: it must refuse, naming the file, and publish nothing.
+    let out = run_stage("index", &["--data-dir", d, "build", "--force"]);
+    assert!(!out.status.success(), "the build certified a damaged file");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no longer matches its manifest") && err.contains("texts/"), "{err}");
+    assert_eq!(current(data.path()), before);
+    let published = gen_dirs(data.path()).into_iter().filter(|n| !n.starts_with('.')).count();
+    assert_eq!(published, 1, "a generation was published beside {before}");
 }
