@@ -14,11 +14,9 @@ use tantivy::TantivyDocument;
 use tantivy::schema::Term;
 
 use crate::decisions_index::{DecisionFields, passages};
+use crate::earlier::EarlierDecisions;
 use crate::store::file_number_norm;
 use crate::text_packs::DecisionBody;
-
-/// The earlier generation's decisions: ext id → (row id, index key).
-pub type EarlierDecisions = HashMap<String, (i64, String)>;
 use model::LawCitationStatus;
 use resolve::case_law::{self, DecisionCitations};
 

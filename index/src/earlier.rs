@@ -10,10 +10,13 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use rusqlite::{Connection, OptionalExtension};
 
 use crate::generation::{Manifest, SCHEMA_VERSION, current_id, generations_dir, read_manifest};
+
+/// The earlier generation's decisions: ext id → (row id, index key).
+pub type EarlierDecisions = HashMap<String, (i64, String)>;
 
 /// The earlier generation, its store open read-only.
 pub struct Earlier {
@@ -24,21 +27,23 @@ pub struct Earlier {
 }
 
 impl Earlier {
-    /// The generation CURRENT names, when it has this build's schema (else nothing is kept).
-    pub fn find(data_dir: &Path) -> Result<Option<Earlier>> {
-        let Some(id) = current_id(data_dir) else { return Ok(None) };
+    /// The generation CURRENT names, when it has this build's schema and its store opens
+    /// (else nothing is kept: the build is a full one).
+    pub fn find(data_dir: &Path) -> Option<Earlier> {
+        let id = current_id(data_dir)?;
         let dir = generations_dir(data_dir).join(&id);
-        let Ok(manifest) = read_manifest(&dir) else { return Ok(None) };
-        if manifest.schema_version != SCHEMA_VERSION {
-            return Ok(None);
+        let manifest = read_manifest(&dir).ok().filter(|m| m.schema_version == SCHEMA_VERSION)?;
+        match crate::store::open_readonly(&dir.join(crate::store::STORE_FILE)) {
+            Ok(conn) => Some(Earlier { id, dir, manifest, conn }),
+            Err(e) => {
+                tracing::warn!("the store of generation {id} (CURRENT) does not open, nothing is kept from it: {e:#}");
+                None
+            }
         }
-        let conn = crate::store::open_readonly(&dir.join(crate::store::STORE_FILE))
-            .with_context(|| format!("the store of generation {id}, which CURRENT names"))?;
-        Ok(Some(Earlier { id, dir, manifest, conn }))
     }
 
     /// Every decision's row id and `index_key`, by ext id.
-    pub fn decisions(&self) -> Result<HashMap<String, (i64, String)>> {
+    pub fn decisions(&self) -> Result<EarlierDecisions> {
         let mut st = self.conn.prepare("SELECT ext_id, id, index_key FROM decisions")?;
         let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, (r.get::<_, i64>(1)?, r.get::<_, String>(2)?))))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)

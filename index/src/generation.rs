@@ -501,10 +501,8 @@ fn check_linked_files(gens: &Path, tmp: &Path, shared: &[SharedPart], files: &[F
             manifest.files.iter().map(|f| (f.path.as_str(), f.sha256.as_str())).collect();
         for f in files {
             let Some(&want) = earlier.get(f.path.as_str()) else { continue };
-            if inode(&tmp.join(&f.path)).is_some()
-                && inode(&tmp.join(&f.path)) == inode(&dir.join(&f.path))
-                && want != f.sha256
-            {
+            let linked = inode(&tmp.join(&f.path)).is_some_and(|i| Some(i) == inode(&dir.join(&f.path)));
+            if linked && want != f.sha256 {
                 bail!(
                     "{} of generation {from} no longer matches its manifest (damaged on disk?); \
                      run `index verify {from}`, remove that generation and build again",
@@ -556,7 +554,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     // after the unchanged check: reading them is most of a no-change run's work at scale.
     // The generation CURRENT names: decision row ids stay as they were there, and what did
     // not change is carried over (text packs, the decisions' full-text index).
-    let earlier = Earlier::find(data_dir)?;
+    let earlier = Earlier::find(data_dir);
     let earlier_decisions = match &earlier {
         Some(e) => e.decisions()?,
         None => Default::default(),

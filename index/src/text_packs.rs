@@ -396,8 +396,13 @@ mod tests {
         c
     }
 
+    /// `n` decisions `d0`, `d1`, … with bodies of `word` repeated.
+    fn corpus(n: usize, word: &str) -> Vec<(String, DecisionBody)> {
+        (0..n).map(|i| (format!("d{i}"), body(&format!("{word} {i} ").repeat(40)))).collect()
+    }
+
     /// Writes `bodies` as one generation in `dir`, following `earlier`.
-    fn generation(dir: &Path, earlier: Option<&Path>, bodies: &[(&str, DecisionBody)]) -> PackCounts {
+    fn generation(dir: &Path, earlier: Option<&Path>, bodies: &[(String, DecisionBody)]) -> PackCounts {
         std::fs::create_dir_all(dir).unwrap();
         let c = store(dir);
         let mut w = PackWriter::create(dir, earlier).unwrap();
@@ -412,10 +417,13 @@ mod tests {
         w.finish(&c).unwrap()
     }
 
-    fn read_all(dir: &Path, n: i64) -> Vec<DecisionBody> {
+    /// Every body of the generation in `dir`, read back, against `want`.
+    fn assert_reads(dir: &Path, want: &[(String, DecisionBody)]) {
         let c = Connection::open(dir.join(crate::store::STORE_FILE)).unwrap();
         let packs = TextPacks::open(dir, &c).unwrap();
-        (1..=n).map(|i| packs.body_of(&c, i).unwrap()).collect()
+        for (i, (ext, b)) in want.iter().enumerate() {
+            assert_eq!(&packs.body_of(&c, i as i64 + 1).unwrap(), b, "{ext}");
+        }
     }
 
     fn inode(p: &Path) -> u64 {
@@ -427,38 +435,33 @@ mod tests {
     fn unchanged_bodies_keep_their_pack_by_hard_link_and_changed_ones_go_to_a_new_pack() {
         let t = tempfile::tempdir().unwrap();
         let (a, b) = (t.path().join("a"), t.path().join("b"));
-        let first: Vec<(String, DecisionBody)> =
-            (0..50).map(|i| (format!("d{i}"), body(&format!("Gründe {i} ").repeat(40)))).collect();
-        let refs: Vec<(&str, DecisionBody)> = first.iter().map(|(e, b)| (e.as_str(), b.clone())).collect();
-        let c1 = generation(&a, None, &refs);
+        let first = corpus(50, "Gründe");
+        let c1 = generation(&a, None, &first);
         assert_eq!((c1.bodies_written, c1.bodies_reused, c1.packs_written), (50, 0, 1));
-        let mut second = refs.clone();
+        let mut second = first.clone();
         second[7].1 = body("geändert");
         let c2 = generation(&b, Some(&a), &second);
         assert_eq!((c2.bodies_written, c2.bodies_reused, c2.packs_linked, c2.packs_written), (1, 49, 1, 1));
         let old_pack = std::fs::read_dir(a.join(TEXTS_DIR)).unwrap().next().unwrap().unwrap().path();
         assert_eq!(inode(&old_pack), inode(&b.join(TEXTS_DIR).join(old_pack.file_name().unwrap())));
-        let got = read_all(&b, 50);
-        assert_eq!(got, second.iter().map(|(_, b)| b.clone()).collect::<Vec<_>>());
-        assert_eq!(read_all(&a, 50), refs.iter().map(|(_, b)| b.clone()).collect::<Vec<_>>());
+        assert_reads(&b, &second);
+        assert_reads(&a, &first);
     }
 
     #[test]
     fn a_linked_pack_mostly_dead_is_rewritten_with_its_live_frames_only() {
         let t = tempfile::tempdir().unwrap();
         let (a, b) = (t.path().join("a"), t.path().join("b"));
-        let first: Vec<(String, DecisionBody)> =
-            (0..10).map(|i| (format!("d{i}"), body(&format!("Tatbestand {i} ").repeat(30)))).collect();
-        let refs: Vec<(&str, DecisionBody)> = first.iter().map(|(e, b)| (e.as_str(), b.clone())).collect();
-        generation(&a, None, &refs);
+        let first = corpus(10, "Tatbestand");
+        generation(&a, None, &first);
         // Eight of ten change: the two kept frames are too few to keep the old pack.
-        let mut second = refs.clone();
+        let mut second = first.clone();
         for (i, entry) in second.iter_mut().enumerate().skip(2) {
             entry.1 = body(&format!("neu {i}"));
         }
         let c2 = generation(&b, Some(&a), &second);
         assert_eq!((c2.bodies_reused, c2.frames_moved, c2.packs_dropped, c2.packs_linked), (2, 2, 1, 0));
         assert_eq!(std::fs::read_dir(b.join(TEXTS_DIR)).unwrap().count(), 1);
-        assert_eq!(read_all(&b, 10), second.iter().map(|(_, b)| b.clone()).collect::<Vec<_>>());
+        assert_reads(&b, &second);
     }
 }
