@@ -15,8 +15,7 @@ pub struct DecisionFields {
     pub decision_id: Field,
     /// Position of the passage in its decision (0 = first).
     pub ordinal: Field,
-    /// Code points where the passage starts and ends in the decision's text (the text itself
-    /// is not stored here: it is read from the decision's body in `texts/`).
+    /// Code points where the passage starts and ends in the decision's text.
     pub start: Field,
     pub end: Field,
     /// First and last Randnummer of the passage (0 when the decision has none).
@@ -49,7 +48,9 @@ pub fn schema() -> Schema {
     b.add_u64_field("rn_from", STORED);
     b.add_u64_field("rn_to", STORED);
     b.add_text_field("section", STRING | STORED);
-    b.add_text_field("text", german(false));
+    // Stored for snippets: reading a passage here is cheaper than decoding the whole body
+    // from `texts/`, and the segments are shared between generations like the packs.
+    b.add_text_field("text", german(true));
     b.add_text_field("heading", german(false));
     b.add_text_field("court", STRING);
     b.add_text_field("branch", STRING);

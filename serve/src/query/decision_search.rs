@@ -9,7 +9,7 @@ use crate::query::analysis::{QueryPlan, Vocabulary, plan_query};
 use crate::query::filters::Filters;
 use crate::query::identifiers::{looks_like_ecli, looks_like_file_number};
 use crate::query::snippets::Highlighter;
-use crate::query::text::{query_words, slice_chars};
+use crate::query::text::query_words;
 use crate::store::decisions::{Decision, citing_counts, decision_by_id, decisions_by_ecli, decisions_by_file_number};
 use index::Generation;
 use index::store::{ecli_norm, file_number_norm};
@@ -95,21 +95,14 @@ pub(crate) fn ranked_hits(searcher: &Searcher, q: &dyn Query, want: usize) -> Re
     }
 }
 
-/// The snippet of one passage; `text` is its decision's whole text (from `texts/`).
-fn snippet_of(
-    hl: &mut Highlighter,
-    g: &Generation,
-    doc: &TantivyDocument,
-    text: &str,
-    max_chars: usize,
-) -> PassageSnippet {
+/// The snippet of one passage (its text is stored with it in the decisions index).
+fn snippet_of(hl: &mut Highlighter, g: &Generation, doc: &TantivyDocument, max_chars: usize) -> PassageSnippet {
     let f = g.decision_fields;
+    let text = doc.get_first(f.text).and_then(|v| v.as_str()).unwrap_or("");
     let field = |field| doc.get_first(field).and_then(|v| v.as_u64()).unwrap_or(0);
-    let (start, end) = (field(f.start) as usize, field(f.end) as usize);
-    let passage = slice_chars(text, start, end.saturating_sub(start));
     let (rn_from, rn_to) = (field(f.rn_from), field(f.rn_to));
     let section = doc.get_first(f.section).and_then(|v| v.as_str()).map(str::to_string);
-    let frag = hl.fragment(&passage, max_chars);
+    let frag = hl.fragment(text, max_chars);
     PassageSnippet {
         snippet: HighlightedSnippet { text: frag.text, highlights: frag.highlights },
         randnummer: match (rn_from, rn_to) {
@@ -121,21 +114,16 @@ fn snippet_of(
     }
 }
 
-/// The passages of one hit (decision `decision_id`) as snippets; its body is read once.
+/// The passages of one hit as snippets.
 fn passage_snippets(
     hl: &mut Highlighter,
     g: &Generation,
     searcher: &Searcher,
-    decision_id: u64,
     passages: &[DocAddress],
 ) -> Result<Vec<PassageSnippet>, ToolError> {
-    if passages.is_empty() {
-        return Ok(Vec::new());
-    }
-    let text = g.decision_body(decision_id as i64)?.text;
     Ok(passages
         .iter()
-        .map(|addr| searcher.doc::<TantivyDocument>(*addr).map(|doc| snippet_of(hl, g, &doc, &text, 240)))
+        .map(|addr| searcher.doc::<TantivyDocument>(*addr).map(|doc| snippet_of(hl, g, &doc, 240)))
         .collect::<tantivy::Result<_>>()?)
 }
 
@@ -211,7 +199,7 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Searc
         for id in page_ids {
             let d = decision_by_id(g, id as i64)?;
             let passages = hits.iter().find(|h| h.decision_id == id).map(|h| h.passages.clone()).unwrap_or_default();
-            let snippets = passage_snippets(&mut gen_, g, &searcher, id, &passages)?;
+            let snippets = passage_snippets(&mut gen_, g, &searcher, &passages)?;
             rows.push(DecisionSearchRow {
                 decision: d.summary(),
                 matched_by: DecisionMatch::TextMatch,
@@ -223,7 +211,7 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Searc
         let hits = ranked_hits(&searcher, &q, start + size)?;
         for h in hits.into_iter().skip(start).take(size) {
             let d = decision_by_id(g, h.decision_id as i64)?;
-            let snippets = passage_snippets(&mut gen_, g, &searcher, h.decision_id, &h.passages)?;
+            let snippets = passage_snippets(&mut gen_, g, &searcher, &h.passages)?;
             rows.push(DecisionSearchRow {
                 decision: d.summary(),
                 matched_by: DecisionMatch::TextMatch,
