@@ -204,7 +204,7 @@ pub fn write(
         conn.prepare("INSERT INTO decision_file_numbers (fn_norm, file_number, decision_id) VALUES (?1, ?2, ?3)")?;
     let mut binder = LawBinder::default();
     for rec in decision_stage::read_records(data_dir)? {
-        let rec: DecisionRecord = rec?;
+        let mut rec: DecisionRecord = rec?;
         let id =
             *citations.row_ids.get(&rec.id).context("decisions.jsonl changed while index read it: rerun `index`")?;
         // Citations of the same run, joined to the decisions by decision id (never by line).
@@ -216,8 +216,9 @@ pub fn write(
         let norms = write_citations(conn, &mut binder, id, &cites, m.date.as_deref(), &citations.row_ids)?;
         let docs = passage_docs(f, id as u64, &rec, Some(&cites), &norms);
         let index_key = docs_key(&docs);
+        // The text is not read after this: it moves into the body instead of being copied.
         let body = DecisionBody {
-            text: rec.doc.text.clone(),
+            text: std::mem::take(&mut rec.doc.text),
             sections: serde_json::to_string(&rec.doc.sections)?,
             randnummern: serde_json::to_string(&rec.doc.randnummern)?,
         };
@@ -769,7 +770,6 @@ fn passage_docs(
         if let Some(s) = &p.section {
             doc.add_text(f.section, s);
         }
-        doc.add_u64(f.end, p.end as u64);
         doc.add_text(f.text, chars[p.start..p.end].iter().collect::<String>());
         if ord == 0 {
             doc.add_text(f.heading, heading.join(" "));

@@ -15,9 +15,8 @@ pub struct DecisionFields {
     pub decision_id: Field,
     /// Position of the passage in its decision (0 = first).
     pub ordinal: Field,
-    /// Code points where the passage starts and ends in the decision's text.
+    /// Code point where the passage starts in the decision's text.
     pub start: Field,
-    pub end: Field,
     /// First and last Randnummer of the passage (0 when the decision has none).
     pub rn_from: Field,
     pub rn_to: Field,
@@ -44,7 +43,6 @@ pub fn schema() -> Schema {
     b.add_u64_field("decision_id", INDEXED | STORED | FAST);
     b.add_u64_field("ordinal", STORED);
     b.add_u64_field("start", STORED);
-    b.add_u64_field("end", STORED);
     b.add_u64_field("rn_from", STORED);
     b.add_u64_field("rn_to", STORED);
     b.add_text_field("section", STRING | STORED);
@@ -68,7 +66,6 @@ impl DecisionFields {
             decision_id: s.get_field("decision_id")?,
             ordinal: s.get_field("ordinal")?,
             start: s.get_field("start")?,
-            end: s.get_field("end")?,
             rn_from: s.get_field("rn_from")?,
             rn_to: s.get_field("rn_to")?,
             section: s.get_field("section")?,

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::Connection;
 
 use crate::generation::{Manifest, SCHEMA_VERSION, current_id, generations_dir, read_manifest};
 
@@ -47,15 +47,5 @@ impl Earlier {
         let mut st = self.conn.prepare("SELECT ext_id, id, index_key FROM decisions")?;
         let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, (r.get::<_, i64>(1)?, r.get::<_, String>(2)?))))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
-    }
-
-    /// The largest decision row id (0 when it holds none).
-    pub fn max_decision_id(&self) -> Result<i64> {
-        Ok(self
-            .conn
-            .query_row("SELECT MAX(id) FROM decisions", [], |r| r.get::<_, Option<i64>>(0))
-            .optional()?
-            .flatten()
-            .unwrap_or(0))
     }
 }

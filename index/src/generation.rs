@@ -550,8 +550,6 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     {
         return Ok(BuildOutcome::Unchanged { id: cur });
     }
-    // resolve's citations are read (and a bad file refused) before anything is built, and
-    // after the unchanged check: reading them is most of a no-change run's work at scale.
     // The generation CURRENT names: decision row ids stay as they were there, and what did
     // not change is carried over (text packs, the decisions' full-text index).
     let earlier = Earlier::find(data_dir);
@@ -559,7 +557,9 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
         Some(e) => e.decisions()?,
         None => Default::default(),
     };
-    let earlier_max = earlier.as_ref().map(Earlier::max_decision_id).transpose()?.unwrap_or(0);
+    let earlier_max = earlier_decisions.values().map(|&(id, _)| id).max().unwrap_or(0);
+    // resolve's citations are read (and a bad file refused) before anything is built, and
+    // after the unchanged check: reading them is most of a no-change run's work at scale.
     let citations = crate::decision_writer::read_citations_input(data_dir, &earlier_decisions, earlier_max)?;
     // Leftovers of killed builds: never named by CURRENT, safe to drop.
     for e in std::fs::read_dir(&gens)? {

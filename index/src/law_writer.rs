@@ -24,7 +24,7 @@ pub fn write_laws(
     pause_after_laws: Option<usize>,
 ) -> Result<u64> {
     let conn = store::create_laws(&tmp.join(LAWS_STORE_FILE))?;
-    let mut laws_writer: Option<(tantivy::IndexWriter<TantivyDocument>, LawFields)> = {
+    let (mut writer, f): (tantivy::IndexWriter<TantivyDocument>, LawFields) = {
         let laws_idx = Index::create_in_dir(tmp.join(LAWS_DIR), laws_index::schema())?;
         analysis::register(&laws_idx);
         // The `parts` field splits compounds into the statutes' own words: one pass over them first.
@@ -40,7 +40,7 @@ pub fn write_laws(
             .tokenizers()
             .register(analysis::GERMAN_COMPOUND, analysis::german_compound_analyzer(std::sync::Arc::new(dictionary)));
         let f = LawFields::from_schema(&laws_idx.schema())?;
-        Some((laws_idx.writer_with_num_threads(2, 256 << 20)?, f))
+        (laws_idx.writer_with_num_threads(2, 256 << 20)?, f)
     };
     let slug_to_id: BTreeMap<&str, i64> =
         statutes.laws.iter().enumerate().map(|(i, l)| (l.slug.as_str(), i as i64 + 1)).collect();
@@ -120,7 +120,6 @@ pub fn write_laws(
                     text_length,
                     law_offset as i64
                 ])?;
-                let Some((writer, f)) = laws_writer.as_mut() else { continue };
                 let mut doc = TantivyDocument::default();
                 doc.add_u64(f.section_id, section_id as u64);
                 doc.add_u64(f.law_id, law_id as u64);
@@ -194,9 +193,7 @@ pub fn write_laws(
     // the decisions are written.
     conn.execute_batch("COMMIT; ANALYZE")?;
     bar.finish_and_clear();
-    if let Some((mut writer, _)) = laws_writer {
-        writer.commit()?;
-        writer.wait_merging_threads()?;
-    }
+    writer.commit()?;
+    writer.wait_merging_threads()?;
     Ok(section_id as u64)
 }
