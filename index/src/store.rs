@@ -220,11 +220,12 @@ CREATE INDEX dn_norm_decision ON decision_norms(norm, decision_id);
 -- Each norm's citing decisions with their sort keys, one row per (norm, decision): a page of
 -- get_cases_for_law in either order is a range of one covering index, and a norm's number of
 -- citing decisions is one row of norm_totals, however many decisions cite it.
+-- Its columns carry the decisions' names (id, citing_count, date), so one ORDER BY serves both.
 CREATE TABLE norm_citing AS
-    SELECT DISTINCT n.norm, d.id AS decision_id, d.citing_count, d.date
+    SELECT DISTINCT n.norm, d.id, d.citing_count, d.date
     FROM decision_norms n JOIN decisions d ON d.id = n.decision_id;
-CREATE INDEX norm_citing_most_cited ON norm_citing(norm, citing_count DESC, date IS NULL, date DESC, decision_id);
-CREATE INDEX norm_citing_date ON norm_citing(norm, date IS NULL, date DESC, decision_id);
+CREATE INDEX norm_citing_most_cited ON norm_citing(norm, citing_count DESC, date IS NULL, date DESC, id);
+CREATE INDEX norm_citing_date ON norm_citing(norm, date IS NULL, date DESC, id);
 CREATE TABLE norm_totals AS SELECT norm, COUNT(*) AS decisions FROM norm_citing GROUP BY norm;
 CREATE UNIQUE INDEX norm_totals_norm ON norm_totals(norm);
 -- Count facts per (court, branch, type, year), for the tools' unfiltered breakdowns: the

@@ -49,12 +49,12 @@ fn identifier_look_ups_pages_and_counts_use_indexes_not_scans() {
         ),
         (
             "get_cases_for_law page, most cited",
-            "SELECT decision_id FROM norm_citing WHERE norm = 'x' ORDER BY citing_count DESC, date IS NULL, date DESC, decision_id LIMIT 20 OFFSET 40".into(),
+            "SELECT d.id FROM norm_citing d WHERE d.norm = 'x' ORDER BY d.citing_count DESC, d.date IS NULL, d.date DESC, d.id LIMIT 20 OFFSET 40".into(),
             "USING COVERING INDEX norm_citing_most_cited",
         ),
         (
             "get_cases_for_law page, by date",
-            "SELECT decision_id FROM norm_citing WHERE norm = 'x' ORDER BY date IS NULL, date DESC, decision_id LIMIT 20 OFFSET 40".into(),
+            "SELECT d.id FROM norm_citing d WHERE d.norm = 'x' ORDER BY d.date IS NULL, d.date DESC, d.id LIMIT 20 OFFSET 40".into(),
             "USING COVERING INDEX norm_citing_date",
         ),
         (

@@ -199,20 +199,18 @@ pub(crate) fn decisions_citing_norm_page(
     limit: usize,
     offset: usize,
 ) -> Result<Vec<Decision>, ToolError> {
-    let order = match sort {
-        model::CitingSort::MostCited => "citing_count DESC, date IS NULL, date DESC, decision_id",
-        model::CitingSort::Date => "date IS NULL, date DESC, decision_id",
-    };
+    // `norm_citing` has the decisions' column names: as `d` it takes the same order.
+    let order = citing_sort_order(sort);
     let ids: Vec<i64> = g.store.with(|c| {
         let mut st = c.prepare_cached(&format!(
-            "SELECT decision_id FROM norm_citing WHERE norm = ?1 ORDER BY {order} LIMIT ?2 OFFSET ?3"
+            "SELECT d.id FROM norm_citing d WHERE d.norm = ?1 ORDER BY {order} LIMIT ?2 OFFSET ?3"
         ))?;
         let ids = st
             .query_map(rusqlite::params![norm, limit as i64, offset as i64], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
         Ok(ids)
     })?;
-    decisions_with_ids(g, &ids, &format!("ORDER BY {}", citing_sort_order(sort)))
+    decisions_with_ids(g, &ids, &format!("ORDER BY {order}"))
 }
 
 pub fn decision_by_id(g: &Generation, id: i64) -> Result<Decision, ToolError> {
