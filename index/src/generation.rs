@@ -515,7 +515,7 @@ fn check_linked_files(gens: &Path, tmp: &Path, shared: &[SharedPart], files: &[F
 }
 
 /// A hard link of `from` at `to`, or a copy where a link cannot be made.
-fn link_file(from: &Path, to: &Path) -> Result<()> {
+pub(crate) fn link_file(from: &Path, to: &Path) -> Result<()> {
     if std::fs::hard_link(from, to).is_err() {
         std::fs::copy(from, to).with_context(|| format!("linking {}", from.display()))?;
     }

@@ -194,9 +194,7 @@ impl PackWriter {
             None => {
                 let from = e.texts.join(&name);
                 let to = self.dir.join(&name);
-                if std::fs::hard_link(&from, &to).is_err() {
-                    std::fs::copy(&from, &to).with_context(|| format!("linking {}", from.display()))?;
-                }
+                crate::generation::link_file(&from, &to)?;
                 let size = std::fs::metadata(&to)?.len();
                 let id = self.next_id;
                 self.next_id += 1;
