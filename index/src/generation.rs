@@ -27,7 +27,7 @@ use crate::store::{self, STORE_FILE, StorePool};
 use crate::text_packs::{DecisionBody, PackWriter, TEXTS_DIR, TextPacks};
 
 /// Bumped when the layout of a generation changes; `serve` refuses other versions.
-pub const SCHEMA_VERSION: u32 = 8;
+pub const SCHEMA_VERSION: u32 = 9;
 pub const MANIFEST_FILE: &str = "manifest.json";
 pub const CURRENT_FILE: &str = "CURRENT";
 

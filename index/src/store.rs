@@ -228,10 +228,12 @@ CREATE INDEX norm_citing_most_cited ON norm_citing(norm, citing_count DESC, date
 CREATE INDEX norm_citing_date ON norm_citing(norm, date IS NULL, date DESC, id);
 CREATE TABLE norm_totals AS SELECT norm, COUNT(*) AS decisions FROM norm_citing GROUP BY norm;
 CREATE UNIQUE INDEX norm_totals_norm ON norm_totals(norm);
--- Count facts per (court, branch, type, year), for the tools' unfiltered breakdowns: the
--- decision_facts view grouped once per generation (constant for it).
+-- Count facts per (court, branch, type, year), for the tools' breakdowns unfiltered or
+-- filtered by facets only: the decision_facts view grouped once per generation (constant for
+-- it). court_id is kept so a court filter (a set of court ids) sums its rows.
 CREATE TABLE fact_combos AS
-    SELECT court, branch, document_type, year, COUNT(*) AS decisions FROM decision_facts GROUP BY 1, 2, 3, 4;
+    SELECT court_id, court, branch, document_type, year, COUNT(*) AS decisions FROM decision_facts
+    GROUP BY 1, 2, 3, 4, 5;
 -- How many held decisions cite each law and each section (bound citations only): the statute
 -- search's prior for which § practice treats as on point (serve/src/query/vocabulary.rs).
 CREATE TABLE law_citing AS

@@ -187,3 +187,54 @@ fn statistics_by_court_and_year_are_the_cells_of_both_breakdowns() {
         }
     }
 }
+
+/// Facet-only filters (court, branch, document type) are counted from the generation's grouped
+/// facts; they must count exactly what the decision rows give: `filter_cases`' total, and the
+/// row path's breakdowns (a date range that every dated decision is inside forces the rows).
+#[test]
+fn statistics_under_facet_filters_count_exactly_what_the_decision_rows_count() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    let rows = |v: &Value, key: &str| -> Vec<(Value, u64)> {
+        v[key].as_array().unwrap().iter().map(|r| (r[key_of(key)].clone(), r["decisions"].as_u64().unwrap())).collect()
+    };
+    fn key_of(breakdown: &str) -> &'static str {
+        match breakdown {
+            "by_court" => "court",
+            "by_branch" => "branch",
+            "by_document_type" => "document_type",
+            _ => "year",
+        }
+    }
+    let mut nonempty = 0;
+    for args in [
+        json!({"court": "BVerwG"}),
+        json!({"court": "VG Berlin"}),
+        json!({"branch": "verwaltung"}),
+        json!({"document_type": "urteil"}),
+        json!({"court": "BVerwG", "document_type": "Beschluss"}),
+        json!({"branch": "verwaltung", "document_type": "Urteil"}),
+        json!({"court": "Amtsgericht Nirgendwo"}),
+    ] {
+        let facts = post(&c, &server, "get_case_statistics", args.clone());
+        let listed = post(&c, &server, "filter_cases", args.clone());
+        assert_eq!(facts["total"], listed["total"], "{args}: statistics vs filter_cases");
+        let total = facts["total"].as_u64().unwrap();
+        nonempty += usize::from(total > 0);
+        let mut dated = args.clone();
+        dated["date_from"] = json!("0001-01-01");
+        dated["date_to"] = json!("9999-12-31");
+        let from_rows = post(&c, &server, "get_case_statistics", dated);
+        let undated = facts["unrecorded"]["year"].as_u64().unwrap();
+        assert_eq!(from_rows["total"].as_u64().unwrap() + undated, total, "{args}");
+        for breakdown in ["by_court", "by_branch", "by_document_type"] {
+            if undated == 0 {
+                assert_eq!(rows(&facts, breakdown), rows(&from_rows, breakdown), "{args}: {breakdown}");
+            }
+        }
+        let dated_years: Vec<_> = rows(&facts, "by_year").into_iter().filter(|(y, _)| !y.is_null()).collect();
+        assert_eq!(dated_years, rows(&from_rows, "by_year"), "{args}: by_year");
+    }
+    assert!(nonempty >= 5, "the sample holds decisions under most of these filters");
+}

@@ -2,7 +2,7 @@
 
 use crate::contract::answer::ToolError;
 use crate::contract::answers::{ByCourtAndYear, DateSpan, DecisionHoldings, HoldingStatus};
-use crate::query::filters::Filters;
+use crate::query::filters::{FacetColumns, Filters};
 use index::Generation;
 use std::collections::{BTreeMap, HashSet};
 use tantivy::collector::Count;
@@ -113,7 +113,20 @@ pub fn fact_counts(g: &Generation, only: Option<&HashSet<i64>>) -> Result<FactCo
 }
 
 /// Counts the `decision_facts` of the held decisions matching every filter, grouped in SQL.
+/// Filters on facets only (court, branch, document type) sum the generation's `fact_combos`,
+/// so their cost does not grow with the decisions they match.
 pub(crate) fn filtered_fact_counts(g: &Generation, filters: &Filters) -> Result<FactCounts, ToolError> {
+    if filters.only_facets() {
+        let (conds, vals) = filters.facet_conditions(g, &FacetColumns::FACT_COMBOS)?;
+        let sql = format!(
+            "SELECT court, branch, document_type, year, SUM(decisions) FROM fact_combos
+             WHERE {} GROUP BY 1, 2, 3, 4",
+            conds.join(" AND ")
+        );
+        let mut out = FactCounts::default();
+        g.store.with(|c| add_combos(c, &mut out, &sql, &vals))?;
+        return Ok(out);
+    }
     let (conds, vals) = filters.sql_conditions_all(g)?;
     let sql = format!(
         "SELECT f.court, f.branch, f.document_type, f.year, COUNT(*)

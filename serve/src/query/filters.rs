@@ -48,6 +48,22 @@ pub(crate) struct Filters {
     pub(crate) cited_case: Option<String>,
 }
 
+/// Where the facet filters' columns are in a query: a court id, a branch and a document type.
+pub(crate) struct FacetColumns {
+    court_id: &'static str,
+    branch: &'static str,
+    document_type: &'static str,
+}
+
+impl FacetColumns {
+    /// `decisions d LEFT JOIN courts c`.
+    pub(crate) const DECISIONS: FacetColumns =
+        FacetColumns { court_id: "d.court_id", branch: "c.branch", document_type: "d.document_type" };
+    /// The per-generation `fact_combos` table (decisions grouped by court id, branch, type, year).
+    pub(crate) const FACT_COMBOS: FacetColumns =
+        FacetColumns { court_id: "court_id", branch: "branch", document_type: "document_type" };
+}
+
 /// A `cited_norm` filter: one norm (`§ 823 BGB`: it and every finer citation of it) or a whole
 /// law (`IFG`: a citation of any of its §§ or Artikel).
 #[derive(Debug, Clone)]
@@ -289,21 +305,50 @@ impl Filters {
         g: &Generation,
     ) -> Result<(Vec<String>, Vec<rusqlite::types::Value>), ToolError> {
         use rusqlite::types::Value as Sql;
+        let (mut conds, mut vals) = self.facet_conditions(g, &FacetColumns::DECISIONS)?;
+        if let Some(d) = &self.date_from {
+            vals.push(Sql::Text(d.clone()));
+            conds.push(format!("d.date >= ?{}", vals.len()));
+        }
+        if let Some(d) = &self.date_to {
+            vals.push(Sql::Text(d.clone()));
+            conds.push(format!("d.date <= ?{}", vals.len()));
+        }
+        Ok((conds, vals))
+    }
+
+    /// True when every filter set is a facet (court, branch, document type): the filters a
+    /// generation's `fact_combos` can answer without reading a decision row.
+    pub(crate) fn only_facets(&self) -> bool {
+        self.date_from.is_none() && self.date_to.is_none() && self.cited_norm.is_none() && self.cited_case.is_none()
+    }
+
+    /// The facet filters (court, branch, document type) as SQL conditions over `columns`;
+    /// the one definition of what these filters mean in SQL, for decision rows and for the
+    /// per-generation `fact_combos` alike.
+    pub(crate) fn facet_conditions(
+        &self,
+        g: &Generation,
+        columns: &FacetColumns,
+    ) -> Result<(Vec<String>, Vec<rusqlite::types::Value>), ToolError> {
+        use rusqlite::types::Value as Sql;
         let mut conds = vec!["1 = 1".to_string()];
         let mut vals: Vec<Sql> = Vec::new();
         if let Some(court) = &self.court {
             let ids: Vec<i64> = courts_named(g, court)?.into_iter().map(|(id, ..)| id).collect();
             let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
-            conds.push(if ids.is_empty() { "0 = 1".into() } else { format!("d.court_id IN ({list})") });
+            conds.push(if ids.is_empty() { "0 = 1".into() } else { format!("{} IN ({list})", columns.court_id) });
         }
         if let Some(b) = &self.branch {
             vals.push(Sql::Text(b.clone()));
-            conds.push(format!("c.branch = ?{}", vals.len()));
+            conds.push(format!("{} = ?{}", columns.branch, vals.len()));
         }
         if let Some(t) = &self.document_type {
+            // The generation's distinct types, from its small fact table rather than a scan of
+            // every decision row.
             let types: Vec<String> = g.store.with(|c| {
                 let mut st =
-                    c.prepare("SELECT DISTINCT document_type FROM decisions WHERE document_type IS NOT NULL")?;
+                    c.prepare_cached("SELECT DISTINCT document_type FROM fact_combos WHERE document_type IS NOT NULL")?;
                 let rows = st.query_map([], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
                 Ok(rows)
             })?;
@@ -315,16 +360,8 @@ impl Filters {
             conds.push(if marks.is_empty() {
                 "0 = 1".into()
             } else {
-                format!("d.document_type IN ({})", marks.join(", "))
+                format!("{} IN ({})", columns.document_type, marks.join(", "))
             });
-        }
-        if let Some(d) = &self.date_from {
-            vals.push(Sql::Text(d.clone()));
-            conds.push(format!("d.date >= ?{}", vals.len()));
-        }
-        if let Some(d) = &self.date_to {
-            vals.push(Sql::Text(d.clone()));
-            conds.push(format!("d.date <= ?{}", vals.len()));
         }
         Ok((conds, vals))
     }
