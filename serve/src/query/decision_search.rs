@@ -15,36 +15,69 @@ use index::Generation;
 use index::store::{ecli_norm, file_number_norm};
 use model::{DecisionSort, MatchMode, SearchMode};
 use std::collections::{BTreeMap, HashSet};
-use tantivy::collector::{DocSetCollector, TopDocs};
+use tantivy::collector::{Collector, SegmentCollector, TopDocs};
+use tantivy::columnar::Column;
 use tantivy::query::{BooleanQuery, Occur, PhraseQuery, Query, TermQuery};
 use tantivy::schema::{IndexRecordOption, Term, Value as _};
-use tantivy::{DocAddress, Searcher, TantivyDocument};
+use tantivy::{DocAddress, DocId, Score, Searcher, SegmentOrdinal, SegmentReader, TantivyDocument};
 
-/// The distinct decision ids among every passage matching `q`.
 /// The distinct decisions among every passage matching `q`, each with its date
 /// (`YYYYMMDD`, from the index's fast field; None when undated), in index order.
 pub(crate) fn matching_decisions(searcher: &Searcher, q: &dyn Query) -> Result<Vec<(u64, Option<i64>)>, ToolError> {
-    let docs = searcher.search(q, &DocSetCollector)?;
-    let mut seen = HashSet::new();
-    let mut by_segment: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
-    for DocAddress { segment_ord, doc_id } in docs {
-        by_segment.entry(segment_ord).or_default().push(doc_id);
+    Ok(searcher.search(q, &MatchingDecisions)?)
+}
+
+/// Collects the decisions of the matching passages straight from the fast fields, without
+/// scoring and without a set of every matching passage. A decision's passages are indexed
+/// together, so a segment keeps one entry per run of equal ids; the merge drops any id already
+/// kept (from an earlier segment or an earlier run), so the result is exact either way.
+struct MatchingDecisions;
+
+/// One segment's decisions, in document order.
+struct SegmentDecisions {
+    segment: SegmentOrdinal,
+    ids: Column<u64>,
+    dates: Column<i64>,
+    found: Vec<(u64, Option<i64>)>,
+}
+
+impl Collector for MatchingDecisions {
+    type Fruit = Vec<(u64, Option<i64>)>;
+    type Child = SegmentDecisions;
+
+    fn for_segment(&self, segment: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<SegmentDecisions> {
+        let fast = reader.fast_fields();
+        Ok(SegmentDecisions { segment, ids: fast.u64("decision_id")?, dates: fast.i64("date")?, found: Vec::new() })
     }
-    let mut ids = Vec::new();
-    for (seg, mut docs) in by_segment {
-        docs.sort_unstable();
-        let reader = searcher.segment_reader(seg);
-        let id_col = reader.fast_fields().u64("decision_id").map_err(ToolError::internal)?;
-        let date_col = reader.fast_fields().i64("date").map_err(ToolError::internal)?;
-        for d in docs {
-            if let Some(v) = id_col.first(d)
-                && seen.insert(v)
-            {
-                ids.push((v, date_col.first(d)));
-            }
+
+    fn requires_scoring(&self) -> bool {
+        false
+    }
+
+    fn merge_fruits(
+        &self,
+        mut segments: Vec<(SegmentOrdinal, Vec<(u64, Option<i64>)>)>,
+    ) -> tantivy::Result<Self::Fruit> {
+        segments.sort_by_key(|(segment, _)| *segment);
+        let mut seen = HashSet::with_capacity(segments.iter().map(|(_, f)| f.len()).sum());
+        Ok(segments.into_iter().flat_map(|(_, found)| found).filter(|(id, _)| seen.insert(*id)).collect())
+    }
+}
+
+impl SegmentCollector for SegmentDecisions {
+    type Fruit = (SegmentOrdinal, Vec<(u64, Option<i64>)>);
+
+    fn collect(&mut self, doc: DocId, _score: Score) {
+        if let Some(id) = self.ids.first(doc)
+            && self.found.last().is_none_or(|(last, _)| *last != id)
+        {
+            self.found.push((id, self.dates.first(doc)));
         }
     }
-    Ok(ids)
+
+    fn harvest(self) -> Self::Fruit {
+        (self.segment, self.found)
+    }
 }
 
 pub(crate) struct Hit {
