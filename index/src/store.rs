@@ -211,7 +211,8 @@ CREATE INDEX ce_citing ON citation_edges(citing_id);
 CREATE INDEX ce_cited ON citation_edges(cited_id);
 CREATE INDEX dfn_norm ON decision_file_numbers(fn_norm);
 CREATE INDEX dfn_decision ON decision_file_numbers(decision_id);
-CREATE INDEX ucc_norm ON unheld_case_citations(fn_norm);
+-- Covering: check_citations groups a number's mentions and counts their decisions from it alone.
+CREATE INDEX ucc_norm ON unheld_case_citations(fn_norm, court, court_raw, date, decision_id);
 CREATE INDEX decisions_ecli_norm ON decisions(upper(replace(ecli, ' ', '')));
 CREATE INDEX decisions_date_order ON decisions(date IS NULL, date DESC, id);
 CREATE INDEX decisions_court_order ON decisions(court_id, date IS NULL, date DESC, id);

@@ -857,6 +857,9 @@ fn decisions_we_do_not_hold_are_out_of_coverage_unless_a_measured_window_says_ot
         .map(|x| x.as_str().unwrap().to_string())
         .collect();
     assert_eq!(attested, expected, "{court} {number}: the citing decisions");
+    // Counted in full, and said whether every one is named (at most 20 are).
+    assert_eq!(f["evidence"]["attested_by_total"].as_u64(), Some(expected.len() as u64), "{f}");
+    assert_eq!(f["evidence"]["attested_by_truncated"].as_bool(), Some(expected.len() > 20), "{f}");
     eprintln!("attested_by: {court} {number} ({date}) cited by {} held decisions", attested.len());
     // The same number at another date, or a number nobody cites: no attestation.
     let f = one(&format!("{court}, Beschluss vom 01.01.1999 - {number}"));

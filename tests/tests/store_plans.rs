@@ -74,6 +74,18 @@ fn identifier_look_ups_pages_and_counts_use_indexes_not_scans() {
             "SELECT citing_id, role, citations FROM citation_edges WHERE cited_id = 1".into(),
             "USING INDEX ce_cited",
         ),
+        (
+            "check_citations: the mentions of an unheld file number",
+            "SELECT DISTINCT court, court_raw, date FROM unheld_case_citations WHERE fn_norm = 'X'".into(),
+            "USING COVERING INDEX ucc_norm",
+        ),
+        (
+            "check_citations: the decisions attesting an unheld file number",
+            "SELECT COUNT(DISTINCT decision_id) FROM unheld_case_citations WHERE fn_norm = 'X'
+             AND ((court IS 'a' AND court_raw IS 'b' AND date IS NULL) OR (court IS NULL AND court_raw IS 'c' AND date IS '2001-01-01'))"
+                .into(),
+            "USING COVERING INDEX ucc_norm",
+        ),
     ];
     for (what, sql, want) in cases {
         let p = plan(&c, sql);
@@ -87,13 +99,24 @@ fn identifier_look_ups_pages_and_counts_use_indexes_not_scans() {
             "{what}: sorts {p:?}"
         );
     }
-    // The unfiltered breakdowns read the per-generation table, and it counts every decision once.
+    // The unfiltered breakdowns read the per-generation table, and it counts every decision once,
+    // also court by court (a court filter sums its rows).
     let (combos, decisions): (i64, i64) = c
         .query_row("SELECT (SELECT SUM(decisions) FROM fact_combos), (SELECT COUNT(*) FROM decision_facts)", [], |r| {
             Ok((r.get(0)?, r.get(1)?))
         })
         .unwrap();
     assert_eq!(combos, decisions);
+    let courts_disagreeing: i64 = c
+        .query_row(
+            "SELECT COUNT(*) FROM (SELECT court_id, COUNT(*) AS n FROM decisions GROUP BY court_id) d
+             LEFT JOIN (SELECT court_id, SUM(decisions) AS n FROM fact_combos GROUP BY court_id) f
+             ON f.court_id IS d.court_id WHERE f.n IS NOT d.n",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(courts_disagreeing, 0);
     // Each norm's total is the number of distinct decisions citing it, and it lists exactly those.
     let (norms, disagreeing): (i64, i64) = c
         .query_row(

@@ -22,7 +22,9 @@ use index::store::file_number_norm;
 use rusqlite::params;
 
 use crate::contract::answer::ToolError;
-use crate::contract::answers::{BoundaryReason, BucketRef, CoverageBoundary, CoverageWindow, MeasuredWindow};
+use crate::contract::answers::{
+    ATTESTED_LISTED, Attestation, BoundaryReason, BucketRef, CoverageBoundary, CoverageWindow, MeasuredWindow,
+};
 
 /// Where a case citation we hold nothing of lies.
 pub enum Placement {
@@ -137,21 +139,22 @@ fn held_of_court(g: &Generation, printed: &str) -> Result<i64, ToolError> {
 }
 
 /// Held decisions that cite a decision we do not hold under the same file number and court
-/// (and, where both print one, the same date): their ids, sorted. Empty when the citation
-/// prints no court (the same court cannot be told then) or no file number.
-pub fn attested_by(g: &Generation, c: &CaseCitation) -> Result<Vec<String>, ToolError> {
-    let (Some(number), Some(court)) = (c.file_number.as_deref(), c.court.as_deref()) else { return Ok(Vec::new()) };
+/// (and, where both print one, the same date), counted and the first few named. None when none
+/// does, or when the citation prints no court (the same court cannot be told then) or no file
+/// number.
+pub fn attested_by(g: &Generation, c: &CaseCitation) -> Result<Option<Attestation>, ToolError> {
+    let (Some(number), Some(court)) = (c.file_number.as_deref(), c.court.as_deref()) else { return Ok(None) };
     let cited = CourtTable::shipped().canonical(court);
-    // (canonical court, court as printed, printed date, citing decision id) of each mention.
-    type Mention = (Option<String>, Option<String>, Option<String>, String);
-    let rows: Vec<Mention> = g.store.with(|conn| {
-        let mut st = conn.prepare_cached(
-            "SELECT u.court, u.court_raw, u.date, d.ext_id FROM unheld_case_citations u
-             JOIN decisions d ON d.id = u.decision_id WHERE u.fn_norm = ?1",
-        )?;
+    let fn_norm = file_number_norm(number);
+    // The distinct (canonical court, court as printed, printed date) under which held decisions
+    // cite this number: a few, however many decisions cite it (read from the covering index).
+    type Mention = (Option<String>, Option<String>, Option<String>);
+    let mentions: Vec<Mention> = g.store.with(|conn| {
+        let mut st = conn
+            .prepare_cached("SELECT DISTINCT court, court_raw, date FROM unheld_case_citations WHERE fn_norm = ?1")?;
         let rows = st
-            .query_map(params![file_number_norm(number)], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+            .query_map(params![fn_norm], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<_>>()?;
         Ok(rows)
     })?;
     let same_court = |canonical: Option<&str>, raw: Option<&str>| -> bool {
@@ -162,15 +165,38 @@ pub fn attested_by(g: &Generation, c: &CaseCitation) -> Result<Vec<String>, Tool
             _ => false,
         }
     };
-    let mut ids: Vec<String> = rows
+    let same: Vec<Mention> = mentions
         .into_iter()
-        .filter(|(canonical, raw, date, _)| {
+        .filter(|(canonical, raw, date)| {
             same_court(canonical.as_deref(), raw.as_deref())
                 && (c.date.is_none() || date.is_none() || date.as_deref() == c.date.as_deref())
         })
-        .map(|(.., id)| id)
         .collect();
-    ids.sort();
-    ids.dedup();
-    Ok(ids)
+    if same.is_empty() {
+        return Ok(None);
+    }
+    // The citing decisions of those mentions, counted once each; the first few by row id named.
+    let mut vals: Vec<rusqlite::types::Value> = vec![fn_norm.into()];
+    let mut alternatives = Vec::new();
+    for (canonical, raw, date) in same {
+        let n = vals.len();
+        alternatives.push(format!("(court IS ?{} AND court_raw IS ?{} AND date IS ?{})", n + 1, n + 2, n + 3));
+        vals.extend([canonical.into(), raw.into(), date.into()]);
+    }
+    let citing = format!("FROM unheld_case_citations WHERE fn_norm = ?1 AND ({})", alternatives.join(" OR "));
+    let (total, listed): (i64, Vec<String>) = g.store.with(|conn| {
+        let total = conn.query_row(
+            &format!("SELECT COUNT(DISTINCT decision_id) {citing}"),
+            rusqlite::params_from_iter(vals.iter()),
+            |r| r.get(0),
+        )?;
+        let mut st = conn.prepare(&format!(
+            "SELECT d.ext_id FROM decisions d WHERE d.id IN
+               (SELECT DISTINCT decision_id {citing} ORDER BY decision_id LIMIT {ATTESTED_LISTED})"
+        ))?;
+        let listed =
+            st.query_map(rusqlite::params_from_iter(vals.iter()), |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+        Ok((total, listed))
+    })?;
+    Ok(Attestation::new(listed, total as usize))
 }

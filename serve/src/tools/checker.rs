@@ -491,9 +491,8 @@ impl<'g> Checker<'g> {
     /// Held decisions that cite the same court and file number are named in
     /// `evidence.attested_by`: a pointer that the decision exists, never a verdict.
     fn unheld_case(&self, f: &mut Finding, c: &CaseCitation) -> Result<(), ToolError> {
-        let attested = crate::query::coverage::attested_by(self.g, c)?;
-        let attested_by = (!attested.is_empty()).then_some(attested);
-        if attested_by.is_some() {
+        let attestation = crate::query::coverage::attested_by(self.g, c)?;
+        if attestation.is_some() {
             f.attestation_advisory = Some(
                 "Entscheidungen im Bestand zitieren dieses Gericht mit diesem Aktenzeichen: ein Hinweis, dass es die Entscheidung gibt, keine Bestätigung des Zitats.",
             );
@@ -507,7 +506,7 @@ impl<'g> Checker<'g> {
                         file_number: c.file_number.clone(),
                         ecli: c.ecli.clone(),
                         window,
-                        attested_by,
+                        attestation,
                     },
                 );
             }
@@ -535,7 +534,7 @@ impl<'g> Checker<'g> {
                     "Außerhalb des vollständig erfassten Bereichs ({why}): Die Entscheidung ist nicht im Bestand, ihre Existenz ist damit weder bestätigt noch widerlegt."
                 ));
                 f.coverage_boundary = Some(boundary);
-                set_evidence(f, Evidence::OutsideCoverageMap { attested_by });
+                set_evidence(f, Evidence::OutsideCoverageMap { attestation });
             }
         }
         Ok(())
@@ -813,7 +812,7 @@ pub fn check_text(
         verdict_meanings: VerdictMeanings {
             verified_corpus: "the § (and cited Absatz) exists in the current text of a federal law we hold, or exactly one held decision matches and nothing printed contradicts it",
             not_found: "not in what we hold (see evidence.reason / coverage); for a decision only inside a window measured exhaustive (evidence.window)",
-            out_of_coverage: "the decision is not held and its court and date lie in no window measured exhaustive: absence says nothing (coverage_boundary.reason says why; evidence.attested_by names held decisions citing it)",
+            out_of_coverage: "the decision is not held and its court and date lie in no window measured exhaustive: absence says nothing (coverage_boundary.reason says why; evidence.attested_by names held decisions citing it, attested_by_total counts them)",
             ambiguous: "several held decisions match; see candidates",
             unverifiable: "a tooling limit (see reason): neither confirmed nor refuted",
             discrepancy: "found, but the citation contradicts it (see reason and evidence)",

@@ -226,15 +226,48 @@ pub enum Evidence {
         file_number: Option<String>,
         ecli: Option<String>,
         window: CoverageWindow,
-        /// Held decisions citing the same court and file number: a pointer that the decision
-        /// exists, never a verdict.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        attested_by: Option<Vec<String>>,
+        /// Held decisions citing the same court and file number (absent when none does).
+        #[serde(flatten)]
+        attestation: Option<Attestation>,
     },
     OutsideCoverageMap {
-        #[serde(skip_serializing_if = "Option::is_none")]
-        attested_by: Option<Vec<String>>,
+        /// Held decisions citing the same court and file number (absent when none does).
+        #[serde(flatten)]
+        attestation: Option<Attestation>,
     },
+}
+
+/// Held decisions that cite a decision we do not hold, under the same court and file number
+/// (and, where both print one, the same date): a pointer that the decision exists, never a
+/// verdict. A decision many held ones cite is named by the first [`ATTESTED_LISTED`] and
+/// counted in full, so the answer stays small however large the corpus.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Attestation {
+    /// Ext ids of citing decisions, sorted; at most [`ATTESTED_LISTED`] (the first the
+    /// store holds).
+    pub attested_by: Vec<String>,
+    /// How many held decisions cite it, listed or not.
+    pub attested_by_total: usize,
+    /// True when `attested_by` names fewer than `attested_by_total`.
+    pub attested_by_truncated: bool,
+}
+
+/// How many citing decisions an [`Attestation`] names.
+pub const ATTESTED_LISTED: usize = 20;
+
+impl Attestation {
+    /// The attestation of `total` citing decisions of which `listed` (ext ids) are named; None
+    /// when there are none.
+    pub fn new(mut listed: Vec<String>, total: usize) -> Option<Attestation> {
+        listed.sort_unstable();
+        listed.dedup();
+        listed.truncate(ATTESTED_LISTED);
+        (total > 0).then(|| Attestation {
+            attested_by_truncated: listed.len() < total,
+            attested_by: listed,
+            attested_by_total: total,
+        })
+    }
 }
 
 #[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
@@ -673,8 +706,8 @@ mod tests {
             Evidence::WrongDate { printed: Contradiction::default(), held: vec![] },
             Evidence::WrongDocumentType { printed: Contradiction::default(), held: vec![] },
             Evidence::DecidedAfterReferenceDate { printed: Contradiction::default(), held: vec![] },
-            Evidence::NoDecisionMatch { file_number: None, ecli: None, window, attested_by: None },
-            Evidence::OutsideCoverageMap { attested_by: None },
+            Evidence::NoDecisionMatch { file_number: None, ecli: None, window, attestation: None },
+            Evidence::OutsideCoverageMap { attestation: None },
         ];
         for e in &all {
             assert_eq!(serde_json::to_value(e).unwrap()["reason"], e.reason());
@@ -688,5 +721,29 @@ mod tests {
         ] {
             assert!(all.iter().any(|e| e.reason() == status.as_str()), "{}", status.as_str());
         }
+    }
+
+    #[test]
+    fn an_attestation_names_at_most_twenty_and_counts_all() {
+        assert_eq!(Attestation::new(Vec::new(), 0), None);
+        let few = Attestation::new(vec!["b".into(), "a".into()], 2).unwrap();
+        assert_eq!(
+            (few.attested_by, few.attested_by_total, few.attested_by_truncated),
+            (vec!["a".into(), "b".into()], 2, false)
+        );
+        let many = Attestation::new((0..ATTESTED_LISTED).rev().map(|i| format!("d{i:04}")).collect(), 1000).unwrap();
+        assert_eq!(
+            (many.attested_by.len(), many.attested_by_total, many.attested_by_truncated),
+            (ATTESTED_LISTED, 1000, true)
+        );
+        assert_eq!(many.attested_by[0], "d0000", "sorted");
+        let e = serde_json::to_value(Evidence::OutsideCoverageMap { attestation: Some(many) }).unwrap();
+        assert_eq!(
+            (e["attested_by_total"].as_u64(), e["attested_by_truncated"].as_bool()),
+            (Some(1000), Some(true)),
+            "{e}"
+        );
+        let none = serde_json::to_value(Evidence::OutsideCoverageMap { attestation: None }).unwrap();
+        assert!(none.get("attested_by").is_none() && none.get("attested_by_total").is_none(), "{none}");
     }
 }
