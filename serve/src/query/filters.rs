@@ -22,7 +22,7 @@ use tantivy::schema::{IndexRecordOption, Term};
 /// (`index::decision_writer::court_keys`), so search and store agree.
 pub(crate) fn courts_named(g: &Generation, given: &str) -> Result<Vec<(i64, extract::courts::Court, i64)>, ToolError> {
     let key = court_filter_key(given);
-    Ok(stored_courts(g)?.into_iter().filter(|(_, c, _)| court_keys(c).contains(&key)).collect())
+    Ok(stored_courts(g)?.iter().filter(|(_, c, _)| court_keys(c).contains(&key)).cloned().collect())
 }
 
 /// Court filter value → the folded keys the index holds; a court matches all its chambers.
@@ -373,11 +373,11 @@ impl Filters {
             let key = court_filter_key(c);
             // Suggestions: held courts any of whose keys contains the value or is contained in it.
             let held: Vec<(String, i64)> = stored_courts(g)?
-                .into_iter()
+                .iter()
                 .filter(|(_, ct, n)| {
                     *n > 0 && court_keys(ct).iter().any(|k| k == &key || k.contains(&key) || key.contains(k.as_str()))
                 })
-                .map(|(_, ct, n)| (ct.name, n))
+                .map(|(_, ct, n)| (ct.name.clone(), *n))
                 .collect();
             let exact = held.iter().any(|(n, _)| fold(n) == key);
             v.court = Some(CourtVocabulary {

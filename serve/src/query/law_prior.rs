@@ -6,11 +6,12 @@
 //! prior (factors from the unit kind only).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use index::Generation;
 
 use crate::contract::answer::ToolError;
+use crate::store::kept::PerGeneration;
 
 /// Per section: the score factor and the decisions citing it and its law.
 pub struct LawPrior {
@@ -26,22 +27,10 @@ const NOT_NORMS: &[&str] =
     &["inhaltsübersicht", "inhaltsverzeichnis", "eingangsformel", "schlussformel", "schlußformel", "(xxxx)"];
 
 impl LawPrior {
-    /// The prior of the generation `g`, built on first use and kept for the two newest
-    /// generations asked: during a swap, requests on the old and the new one interleave and
-    /// must not rebuild each other's prior every time. Built outside the lock.
+    /// The prior of the generation `g`, built on first use and kept while it serves.
     pub fn of(g: &Generation) -> Result<Arc<LawPrior>, ToolError> {
-        static KEPT: Mutex<Vec<(String, Arc<LawPrior>)>> = Mutex::new(Vec::new());
-        if let Some((_, p)) = KEPT.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|(id, _)| *id == g.id) {
-            return Ok(p.clone());
-        }
-        let p = Arc::new(LawPrior::load(g)?);
-        let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
-        kept.retain(|(id, _)| *id != g.id);
-        kept.push((g.id.clone(), p.clone()));
-        if kept.len() > 2 {
-            kept.remove(0);
-        }
-        Ok(p)
+        static KEPT: PerGeneration<LawPrior> = PerGeneration::new();
+        KEPT.get(g, LawPrior::load)
     }
 
     fn load(g: &Generation) -> Result<LawPrior, ToolError> {

@@ -2,11 +2,22 @@
 
 use crate::contract::answer::ToolError;
 use crate::contract::answers::{CourtRow, CourtSummary};
+use crate::store::kept::PerGeneration;
 use index::Generation;
+use std::sync::Arc;
+
+/// A court row: its id, the court, and the number of decisions held.
+pub(crate) type StoredCourt = (i64, extract::courts::Court, i64);
 
 /// Every court row of the store as a [`extract::courts::Court`], with its id and the number
-/// of decisions held.
-pub(crate) fn stored_courts(g: &Generation) -> Result<Vec<(i64, extract::courts::Court, i64)>, ToolError> {
+/// of decisions held; read once per generation (a court filter or a citation check asks for
+/// them on every call).
+pub(crate) fn stored_courts(g: &Generation) -> Result<Arc<Vec<StoredCourt>>, ToolError> {
+    static KEPT: PerGeneration<Vec<StoredCourt>> = PerGeneration::new();
+    KEPT.get(g, read_courts)
+}
+
+fn read_courts(g: &Generation) -> Result<Vec<StoredCourt>, ToolError> {
     Ok(g.store.with(|c| {
         let mut st = c.prepare_cached(
             "SELECT id, name, court_type, branch, level, land, city, ecli_code, citation_name, in_reference_table,

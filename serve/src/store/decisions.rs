@@ -219,23 +219,17 @@ pub fn decision_by_id(g: &Generation, id: i64) -> Result<Decision, ToolError> {
 
 /// `citing_count` of every decision, indexed by decision id (read once per generation).
 pub(crate) fn citing_counts(g: &Generation) -> Result<std::sync::Arc<Vec<i64>>, ToolError> {
-    static CACHE: std::sync::Mutex<Option<(String, std::sync::Arc<Vec<i64>>)>> = std::sync::Mutex::new(None);
-    if let Some((id, v)) = CACHE.lock().expect("cache lock").as_ref()
-        && *id == g.id
-    {
-        return Ok(v.clone());
-    }
-    let v: Vec<i64> = g.store.with(|c| {
-        let n: i64 = c.query_row("SELECT COALESCE(MAX(id), 0) FROM decisions", [], |r| r.get(0))?;
-        let mut v = vec![0i64; n as usize + 1];
-        let mut st = c.prepare("SELECT id, citing_count FROM decisions")?;
-        for row in st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))? {
-            let (id, k) = row?;
-            v[id as usize] = k;
-        }
-        Ok(v)
-    })?;
-    let v = std::sync::Arc::new(v);
-    *CACHE.lock().expect("cache lock") = Some((g.id.clone(), v.clone()));
-    Ok(v)
+    static KEPT: crate::store::kept::PerGeneration<Vec<i64>> = crate::store::kept::PerGeneration::new();
+    KEPT.get(g, |g| {
+        Ok(g.store.with(|c| {
+            let n: i64 = c.query_row("SELECT COALESCE(MAX(id), 0) FROM decisions", [], |r| r.get(0))?;
+            let mut v = vec![0i64; n as usize + 1];
+            let mut st = c.prepare("SELECT id, citing_count FROM decisions")?;
+            for row in st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))? {
+                let (id, k) = row?;
+                v[id as usize] = k;
+            }
+            Ok(v)
+        })?)
+    })
 }

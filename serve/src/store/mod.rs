@@ -3,6 +3,7 @@
 
 pub mod courts;
 pub mod decisions;
+pub(crate) mod kept;
 pub mod laws;
 
 /// A column holding a closed set's spelling (null = not recorded). A spelling the set does not
