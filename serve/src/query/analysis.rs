@@ -488,6 +488,23 @@ pub fn plan_query(
     BooleanQuery::new(clauses)
 }
 
+/// The query that decides which passages match [`plan_query`] with the same arguments: the
+/// same clauses, less those that only rank when a required clause already decides. They cannot
+/// change the set then, and a common added term (`beteiligt`) would cost a walk over its
+/// postings for every match counted.
+pub fn plan_match_query(
+    plan: &QueryPlan,
+    fields: &[(Field, f32)],
+    occur: Occur,
+    filters: Vec<(Occur, Box<dyn Query>)>,
+) -> BooleanQuery {
+    let PlanClauses { required, ranking } = concept_clauses(plan, fields);
+    let mut clauses = if occur == Occur::Must && !required.is_empty() { Vec::new() } else { ranking };
+    clauses.extend(required.into_iter().map(|q| (occur, q)));
+    clauses.extend(filters);
+    BooleanQuery::new(clauses)
+}
+
 /// [`plan_query`] holding all but one of the concepts (at least), for plans of 3 concepts or
 /// more that restrict; None for shorter ones. A section holding every concept scores as in the
 /// strict query (the same clauses, summed).

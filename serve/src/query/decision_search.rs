@@ -5,7 +5,7 @@ use crate::contract::answers::{
     DecisionMatch, DecisionSearchRow, HighlightedSnippet, PassageSnippet, RandnummerSpan, SearchDecisionsAnswer,
 };
 use crate::contract::args::{PAGE_MAX, SearchDecisionsArgs};
-use crate::query::analysis::{QueryPlan, Vocabulary, plan_query};
+use crate::query::analysis::{QueryPlan, Vocabulary, plan_match_query, plan_query};
 use crate::query::filters::Filters;
 use crate::query::identifiers::{looks_like_ecli, looks_like_file_number};
 use crate::query::snippets::Highlighter;
@@ -14,7 +14,7 @@ use crate::store::decisions::{Decision, citing_counts, decision_by_id, decisions
 use index::Generation;
 use index::store::{ecli_norm, file_number_norm};
 use model::{DecisionSort, MatchMode, SearchMode};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use tantivy::collector::{Collector, SegmentCollector, TopDocs};
 use tantivy::columnar::Column;
 use tantivy::query::{BooleanQuery, Occur, PhraseQuery, Query, TermQuery};
@@ -39,6 +39,17 @@ struct SegmentDecisions {
     ids: Column<u64>,
     dates: Column<i64>,
     found: Vec<(u64, Option<i64>)>,
+    /// Scratch for one block's ids.
+    block: Vec<Option<u64>>,
+}
+
+impl SegmentDecisions {
+    /// Keeps `id` unless the passage before was of the same decision.
+    fn keep(&mut self, doc: DocId, id: u64) {
+        if self.found.last().is_none_or(|(last, _)| *last != id) {
+            self.found.push((id, self.dates.first(doc)));
+        }
+    }
 }
 
 impl Collector for MatchingDecisions {
@@ -47,7 +58,13 @@ impl Collector for MatchingDecisions {
 
     fn for_segment(&self, segment: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<SegmentDecisions> {
         let fast = reader.fast_fields();
-        Ok(SegmentDecisions { segment, ids: fast.u64("decision_id")?, dates: fast.i64("date")?, found: Vec::new() })
+        Ok(SegmentDecisions {
+            segment,
+            ids: fast.u64("decision_id")?,
+            dates: fast.i64("date")?,
+            found: Vec::new(),
+            block: Vec::new(),
+        })
     }
 
     fn requires_scoring(&self) -> bool {
@@ -59,8 +76,18 @@ impl Collector for MatchingDecisions {
         mut segments: Vec<(SegmentOrdinal, Vec<(u64, Option<i64>)>)>,
     ) -> tantivy::Result<Self::Fruit> {
         segments.sort_by_key(|(segment, _)| *segment);
-        let mut seen = HashSet::with_capacity(segments.iter().map(|(_, f)| f.len()).sum());
-        Ok(segments.into_iter().flat_map(|(_, found)| found).filter(|(id, _)| seen.insert(*id)).collect())
+        // Row ids are dense (assigned from 1 up), so a bit per id is the cheapest seen-set.
+        let max = segments.iter().flat_map(|(_, found)| found.iter().map(|(id, _)| *id)).max().unwrap_or(0);
+        let mut seen = vec![0u64; (max / 64 + 1) as usize];
+        let mut out = Vec::with_capacity(segments.iter().map(|(_, found)| found.len()).sum());
+        for (id, date) in segments.into_iter().flat_map(|(_, found)| found) {
+            let (word, bit) = ((id / 64) as usize, 1u64 << (id % 64));
+            if seen[word] & bit == 0 {
+                seen[word] |= bit;
+                out.push((id, date));
+            }
+        }
+        Ok(out)
     }
 }
 
@@ -68,10 +95,20 @@ impl SegmentCollector for SegmentDecisions {
     type Fruit = (SegmentOrdinal, Vec<(u64, Option<i64>)>);
 
     fn collect(&mut self, doc: DocId, _score: Score) {
-        if let Some(id) = self.ids.first(doc)
-            && self.found.last().is_none_or(|(last, _)| *last != id)
-        {
-            self.found.push((id, self.dates.first(doc)));
+        if let Some(id) = self.ids.first(doc) {
+            self.keep(doc, id);
+        }
+    }
+
+    /// A block of matching passages (a segment without deletions): their ids read in one go.
+    fn collect_block(&mut self, docs: &[DocId]) {
+        self.block.clear();
+        self.block.resize(docs.len(), None);
+        self.ids.first_vals(docs, &mut self.block);
+        for i in 0..docs.len() {
+            if let Some(id) = self.block[i] {
+                self.keep(docs[i], id);
+            }
         }
     }
 
@@ -439,10 +476,10 @@ pub(crate) fn match_query(
     let fields = [(f.text, 1.0f32), (f.heading, 2.0)];
     let mut match_mode = MatchMode::AllTermsInOnePassage;
     let mut q = plan_query(&plan, &fields, Occur::Must, filters.clauses(g));
-    let mut ids = matching_decisions(&searcher, &q)?;
+    let mut ids = matching_decisions(&searcher, &plan_match_query(&plan, &fields, Occur::Must, filters.clauses(g)))?;
     if ids.is_empty() && plan.concepts.len() > 1 {
         q = plan_query(&plan, &fields, Occur::Should, filters.clauses(g));
-        ids = matching_decisions(&searcher, &q)?;
+        ids = matching_decisions(&searcher, &plan_match_query(&plan, &fields, Occur::Should, filters.clauses(g)))?;
         match_mode = MatchMode::AnyTerm;
     }
     let mut words: Vec<String> = plan.all_terms().into_iter().collect();
