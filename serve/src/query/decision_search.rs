@@ -102,14 +102,16 @@ impl SegmentCollector for SegmentDecisions {
 
     /// A block of matching passages (a segment without deletions): their ids read in one go.
     fn collect_block(&mut self, docs: &[DocId]) {
-        self.block.clear();
-        self.block.resize(docs.len(), None);
-        self.ids.first_vals(docs, &mut self.block);
-        for i in 0..docs.len() {
-            if let Some(id) = self.block[i] {
-                self.keep(docs[i], id);
+        let mut block = std::mem::take(&mut self.block);
+        block.clear();
+        block.resize(docs.len(), None);
+        self.ids.first_vals(docs, &mut block);
+        for (&doc, id) in docs.iter().zip(&block) {
+            if let Some(id) = *id {
+                self.keep(doc, id);
             }
         }
+        self.block = block;
     }
 
     fn harvest(self) -> Self::Fruit {

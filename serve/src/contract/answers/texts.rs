@@ -262,7 +262,7 @@ impl Attestation {
         listed.sort_unstable();
         listed.dedup();
         listed.truncate(ATTESTED_LISTED);
-        (total > 0).then(|| Attestation {
+        (total > 0).then_some(Attestation {
             attested_by_truncated: listed.len() < total,
             attested_by: listed,
             attested_by_total: total,
