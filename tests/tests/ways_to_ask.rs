@@ -238,3 +238,28 @@ fn statistics_under_facet_filters_count_exactly_what_the_decision_rows_count() {
     }
     assert!(nonempty >= 5, "the sample holds decisions under most of these filters");
 }
+
+/// With a query, the statistics count the matched decisions' facts (from the generation's
+/// per-decision fact table): each breakdown cell equals what the search itself counts under the
+/// same query and that cell's filter.
+#[test]
+fn statistics_of_a_query_count_what_the_search_counts_under_each_court_and_type() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    for query in ["Informationszugang", "Behörde Auskunft", "§ 3 IFG"] {
+        let stats = post(&c, &server, "get_case_statistics", json!({"query": query}));
+        let found = post(&c, &server, "search_decisions", json!({"query": query, "limit": 1}));
+        assert_eq!(stats["total"], found["total"], "{query}: statistics vs search");
+        assert!(stats["total"].as_u64().unwrap() > 0, "{query}: {stats}");
+        for (breakdown, key, filter) in
+            [("by_court", "court", "court"), ("by_document_type", "document_type", "document_type")]
+        {
+            for row in stats[breakdown].as_array().unwrap().iter().filter(|r| !r[key].is_null()).take(3) {
+                let narrowed =
+                    post(&c, &server, "search_decisions", json!({"query": query, filter: row[key], "limit": 1}));
+                assert_eq!(narrowed["total"], row["decisions"], "{query}: {breakdown} {row}");
+            }
+        }
+    }
+}

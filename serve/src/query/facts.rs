@@ -3,6 +3,7 @@
 use crate::contract::answer::ToolError;
 use crate::contract::answers::{ByCourtAndYear, DateSpan, DecisionHoldings, HoldingStatus};
 use crate::query::filters::{FacetColumns, Filters};
+use crate::store::kept::PerGeneration;
 use index::Generation;
 use std::collections::{BTreeMap, HashSet};
 use tantivy::collector::Count;
@@ -91,7 +92,7 @@ pub(crate) fn add_combos(
 }
 
 /// Counts the `decision_facts` of every held decision (the per-generation `fact_combos`,
-/// that view grouped at index time), or of `only` these decision ids (grouped in SQL).
+/// that view grouped at index time), or of `only` these decision ids.
 pub fn fact_counts(g: &Generation, only: Option<&HashSet<i64>>) -> Result<FactCounts, ToolError> {
     let mut out = FactCounts::default();
     let Some(keep) = only else {
@@ -99,17 +100,58 @@ pub fn fact_counts(g: &Generation, only: Option<&HashSet<i64>>) -> Result<FactCo
         g.store.with(|c| add_combos(c, &mut out, sql, &[]))?;
         return Ok(out);
     };
-    let ids: Vec<i64> = keep.iter().copied().collect();
-    for chunk in ids.chunks(500) {
-        crate::contract::deadline::check()?;
-        let list = chunk.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
-        let sql = format!(
-            "SELECT court, branch, document_type, year, COUNT(*) FROM decision_facts
-             WHERE decision_id IN ({list}) GROUP BY 1, 2, 3, 4"
-        );
-        g.store.with(|c| add_combos(c, &mut out, &sql, &[]))?;
+    static KEPT: PerGeneration<DecisionCombos> = PerGeneration::new();
+    let combos = KEPT.get(g, DecisionCombos::load)?;
+    let mut decisions = vec![0i64; combos.combos.len()];
+    for id in keep {
+        if let Some(&k) = usize::try_from(*id).ok().and_then(|id| combos.of_decision.get(id))
+            && k != NO_DECISION
+        {
+            decisions[k as usize] += 1;
+        }
+    }
+    for ((court, branch, document_type, year), n) in combos.combos.iter().zip(decisions) {
+        if n > 0 {
+            out.add((court.clone(), branch.clone(), document_type.clone(), year.clone(), n));
+        }
     }
     Ok(out)
+}
+
+/// Each held decision's fact combination by row id, read once per generation: counting a set
+/// of decisions (a search's matches) is one array read per decision, however many match.
+struct DecisionCombos {
+    /// The generation's distinct (court, branch, document type, year).
+    combos: Vec<(Option<String>, Option<String>, Option<String>, Option<String>)>,
+    /// Row id → index into `combos`; [`NO_DECISION`] where no decision has that id.
+    of_decision: Vec<u32>,
+}
+
+const NO_DECISION: u32 = u32::MAX;
+
+impl DecisionCombos {
+    fn load(g: &Generation) -> Result<DecisionCombos, ToolError> {
+        Ok(g.store.with(|c| {
+            let mut index = std::collections::HashMap::new();
+            let (mut combos, mut of_decision) = (Vec::new(), Vec::new());
+            let mut st = c.prepare("SELECT decision_id, court, branch, document_type, year FROM decision_facts")?;
+            let mut rows = st.query([])?;
+            while let Some(r) = rows.next()? {
+                let id = usize::try_from(r.get::<_, i64>(0)?)?;
+                let combo = (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?);
+                let next = u32::try_from(combos.len())?;
+                let k = *index.entry(combo).or_insert_with_key(|combo| {
+                    combos.push(combo.clone());
+                    next
+                });
+                if of_decision.len() <= id {
+                    of_decision.resize(id + 1, NO_DECISION);
+                }
+                of_decision[id] = k;
+            }
+            Ok(DecisionCombos { combos, of_decision })
+        })?)
+    }
 }
 
 /// Counts the `decision_facts` of the held decisions matching every filter, grouped in SQL.
