@@ -122,7 +122,7 @@ pub fn fact_counts(g: &Generation, only: Option<&HashSet<i64>>) -> Result<FactCo
 /// of decisions (a search's matches) is one array read per decision, however many match.
 struct DecisionCombos {
     /// The generation's distinct (court, branch, document type, year).
-    combos: Vec<(Option<String>, Option<String>, Option<String>, Option<String>)>,
+    combos: Vec<Facts>,
     /// Row id → index into `combos`; [`NO_DECISION`] where no decision has that id.
     of_decision: Vec<u32>,
 }
@@ -203,6 +203,9 @@ pub fn holdings(g: &Generation) -> Result<DecisionHoldings, ToolError> {
         snapshot: g.manifest.sources.get("decisions").map(Into::into),
     })
 }
+
+/// One decision's (court, branch, document type, year); None = not recorded.
+type Facts = (Option<String>, Option<String>, Option<String>, Option<String>);
 
 pub(crate) type Combo = (Option<String>, Option<String>, Option<String>, Option<String>, i64);
 
