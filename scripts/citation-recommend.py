@@ -9,7 +9,8 @@ citation (the citation itself and every other citation-like token removed) are s
 `search_laws`; the cited § is the answer. Prints recall@1, recall@10 and MRR@10 with the words
 alone (`expand_query: false`) and with the legal-register dictionary (the default).
 
-Read from the served generation's store (read-only): DATA_DIR/generations/$(cat CURRENT).
+Citations are read from the served generation's store (read-only):
+DATA_DIR/generations/$(cat CURRENT); the text before each through the served `get_decision`.
 """
 
 import json
@@ -23,7 +24,19 @@ CONTEXT_CHARS = 400
 QUERY_WORDS = 25
 
 
-def sample(store, n):
+def text_before(base, ext_id, start):
+    """The CONTEXT_CHARS code points of the decision's text before `start`, read through the
+    served `get_decision` (bodies live in the generation's text packs, not in the store)."""
+    offset = max(0, start - CONTEXT_CHARS)
+    if start <= offset:
+        return ""
+    body = json.dumps({"id": ext_id, "offset": offset, "length": start - offset}).encode()
+    req = urllib.request.Request(f"{base}/api/tools/get_decision", body, {"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.load(r)["snippet"]["text"]
+
+
+def sample(store, base, n):
     db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
     total = db.execute(
         "SELECT COUNT(*) FROM decision_citations WHERE kind = 'law' AND law_status = 'bound' AND section IS NOT NULL"
@@ -31,16 +44,16 @@ def sample(store, n):
     step = max(1, total // (n * 3))
     seen, out = set(), []
     rows = db.execute(
-        "SELECT dc.decision_id, dc.start, dc.book, dc.section FROM decision_citations dc "
-        "WHERE kind = 'law' AND law_status = 'bound' AND section IS NOT NULL ORDER BY decision_id, start"
+        "SELECT dc.decision_id, d.ext_id, dc.start, dc.book, dc.section FROM decision_citations dc "
+        "JOIN decisions d ON d.id = dc.decision_id "
+        "WHERE dc.kind = 'law' AND dc.law_status = 'bound' AND dc.section IS NOT NULL ORDER BY dc.decision_id, dc.start"
     )
-    for i, (did, start, book, section) in enumerate(rows):
+    for i, (did, ext_id, start, book, section) in enumerate(rows):
         if i % step or (did, book, section) in seen:
             continue
-        (text,) = db.execute("SELECT text FROM decisions WHERE id = ?", (did,)).fetchone()
         words = [
             w
-            for w in re.split(r"\s+", text[max(0, start - CONTEXT_CHARS) : start])
+            for w in re.split(r"\s+", text_before(base, ext_id, start))
             if w and not re.search(r"[\d§]", w) and not re.fullmatch(r"(Abs|Art|Nr|Satz|S|lit|i\.?V\.?m)\.?", w)
         ]
         query = " ".join(words[-QUERY_WORDS:])[:500].strip(" ,;:(")
@@ -82,7 +95,7 @@ def main():
     n = int(args[args.index("--n") + 1]) if "--n" in args else 200
     data, base = Path(args[0]), args[1].rstrip("/")
     store = data / "generations" / (data / "CURRENT").read_text().strip() / "store.sqlite"
-    cases = sample(store, n)
+    cases = sample(store, base, n)
     result = {}
     for label, expand in (("words_only", False), ("with_dictionary", True)):
         result[label] = score([rank(base, q, b, s, expand) for q, b, s in cases])
