@@ -189,8 +189,9 @@ fn statistics_by_court_and_year_are_the_cells_of_both_breakdowns() {
 }
 
 /// Facet-only filters (court, branch, document type) are counted from the generation's grouped
-/// facts; they must count exactly what the decision rows give: `filter_cases`' total, and the
-/// row path's breakdowns (a date range that every dated decision is inside forces the rows).
+/// facts (by `get_case_statistics` and `filter_cases` alike); they must count exactly what the
+/// decision rows give: a date range that every dated decision is inside forces both tools onto
+/// the rows, and the two counts differ by exactly the undated decisions, breakdown by breakdown.
 #[test]
 fn statistics_under_facet_filters_count_exactly_what_the_decision_rows_count() {
     let data = legal_tests::sample_data_dir();
@@ -225,7 +226,9 @@ fn statistics_under_facet_filters_count_exactly_what_the_decision_rows_count() {
         let mut dated = args.clone();
         dated["date_from"] = json!("0001-01-01");
         dated["date_to"] = json!("9999-12-31");
-        let from_rows = post(&c, &server, "get_case_statistics", dated);
+        let from_rows = post(&c, &server, "get_case_statistics", dated.clone());
+        let listed_rows = post(&c, &server, "filter_cases", dated);
+        assert_eq!(from_rows["total"], listed_rows["total"], "{args}: both counted from the rows");
         let undated = facts["unrecorded"]["year"].as_u64().unwrap();
         assert_eq!(from_rows["total"].as_u64().unwrap() + undated, total, "{args}");
         for breakdown in ["by_court", "by_branch", "by_document_type"] {

@@ -324,8 +324,15 @@ fn list_by_filters(
     let (page, size) = (a.page as usize, a.limit as usize);
     let (conds, vals) = filters.sql_conditions_all(g)?;
     let order = crate::store::decisions::citing_sort_order(order);
-    let (total, found) =
-        crate::store::decisions::decisions_filtered_page(g, &conds, &vals, order, size, (page - 1) * size)?;
+    let known_total = crate::query::facts::facet_total(g, filters)?;
+    let (total, found) = crate::store::decisions::decisions_filtered_page(
+        g,
+        &conds,
+        &vals,
+        order,
+        (size, (page - 1) * size),
+        known_total,
+    )?;
     let rows = found
         .iter()
         .map(|d| DecisionSearchRow {

@@ -154,6 +154,15 @@ impl DecisionCombos {
     }
 }
 
+/// How many held decisions match filters on facets only (court, branch, document type), summed
+/// from the generation's `fact_combos`; None for any other filter (the caller counts rows).
+pub(crate) fn facet_total(g: &Generation, filters: &Filters) -> Result<Option<usize>, ToolError> {
+    if !filters.only_facets() {
+        return Ok(None);
+    }
+    Ok(Some(filtered_fact_counts(g, filters)?.total))
+}
+
 /// Counts the `decision_facts` of the held decisions matching every filter, grouped in SQL.
 /// Filters on facets only (court, branch, document type) sum the generation's `fact_combos`,
 /// so their cost does not grow with the decisions they match.

@@ -146,19 +146,25 @@ pub fn decisions_by_ecli(g: &Generation, ecli: &str) -> Result<Vec<Decision>, To
 }
 
 /// The held decisions matching every condition (SQL over `d` and `c`, `?n` bound to `vals`):
-/// how many, and one page of them in `order`. Counted and paged in SQL, however many are held.
+/// how many, and one page of them in `order`. Counted and paged in SQL, however many are held;
+/// `known_total` (the same conditions counted elsewhere, e.g. from the generation's grouped
+/// facts) spares the count.
 pub(crate) fn decisions_filtered_page(
     g: &Generation,
     conds: &[String],
     vals: &[rusqlite::types::Value],
     order: &str,
-    limit: usize,
-    offset: usize,
+    page: (usize, usize),
+    known_total: Option<usize>,
 ) -> Result<(usize, Vec<Decision>), ToolError> {
+    let (limit, offset) = page;
     let cond = if conds.is_empty() { "1 = 1".to_string() } else { conds.join(" AND ") };
     Ok(g.store.with(|c| {
         let params = rusqlite::params_from_iter(vals.iter());
-        let total: i64 = c.query_row(&format!("SELECT COUNT(*) FROM {DEC_FROM} WHERE {cond}"), params, |r| r.get(0))?;
+        let total = match known_total {
+            Some(n) => n as i64,
+            None => c.query_row(&format!("SELECT COUNT(*) FROM {DEC_FROM} WHERE {cond}"), params, |r| r.get(0))?,
+        };
         let mut st = c.prepare(&format!(
             "SELECT {DEC_COLS} FROM {DEC_FROM} WHERE {cond} ORDER BY {order} LIMIT {limit} OFFSET {offset}"
         ))?;

@@ -150,7 +150,12 @@ pub fn filter_cases(g: &Generation, a: FilterCasesArgs) -> Result<FilterCasesAns
     }
     // Filters, count and page in SQL: the store does the work, however many decisions it holds.
     let order = crate::store::decisions::citing_sort_order(sort);
-    let (total, found) = decisions_filtered_page(g, &conds, &vals, order, limit, offset)?;
+    // Facet filters alone are counted from the generation's grouped facts, not row by row.
+    let known_total = match (&file_number, &ecli) {
+        (None, None) => crate::query::facts::facet_total(g, &filters)?,
+        _ => None,
+    };
+    let (total, found) = decisions_filtered_page(g, &conds, &vals, order, (limit, offset), known_total)?;
     let rows: Vec<_> = found.iter().map(|d| d.summary()).collect();
     let filter_vocabulary = if total == 0 && !filters.is_empty() { filters.vocabulary(g)? } else { None };
     let mut filters_applied = filters.applied();
