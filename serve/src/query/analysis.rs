@@ -482,10 +482,7 @@ pub fn plan_query(
     occur: Occur,
     filters: Vec<(Occur, Box<dyn Query>)>,
 ) -> BooleanQuery {
-    let PlanClauses { required, ranking: mut clauses } = concept_clauses(plan, fields);
-    clauses.extend(required.into_iter().map(|q| (occur, q)));
-    clauses.extend(filters);
-    BooleanQuery::new(clauses)
+    assemble(plan, fields, occur, filters, true)
 }
 
 /// The query that decides which passages match [`plan_query`] with the same arguments: the
@@ -498,8 +495,21 @@ pub fn plan_match_query(
     occur: Occur,
     filters: Vec<(Occur, Box<dyn Query>)>,
 ) -> BooleanQuery {
+    assemble(plan, fields, occur, filters, false)
+}
+
+/// The clauses of a plan as one query: the required ones under `occur`, the filters, and the
+/// ranking ones unless `for_ranking` is false and a required clause decides the set alone.
+fn assemble(
+    plan: &QueryPlan,
+    fields: &[(Field, f32)],
+    occur: Occur,
+    filters: Vec<(Occur, Box<dyn Query>)>,
+    for_ranking: bool,
+) -> BooleanQuery {
     let PlanClauses { required, ranking } = concept_clauses(plan, fields);
-    let mut clauses = if occur == Occur::Must && !required.is_empty() { Vec::new() } else { ranking };
+    let decides = occur == Occur::Must && !required.is_empty();
+    let mut clauses = if for_ranking || !decides { ranking } else { Vec::new() };
     clauses.extend(required.into_iter().map(|q| (occur, q)));
     clauses.extend(filters);
     BooleanQuery::new(clauses)

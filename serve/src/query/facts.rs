@@ -160,7 +160,10 @@ pub(crate) fn facet_total(g: &Generation, filters: &Filters) -> Result<Option<us
     if !filters.only_facets() {
         return Ok(None);
     }
-    Ok(Some(filtered_fact_counts(g, filters)?.total))
+    let (conds, vals) = filters.facet_conditions(g, &FacetColumns::FACT_COMBOS)?;
+    let sql = format!("SELECT COALESCE(SUM(decisions), 0) FROM fact_combos WHERE {}", conds.join(" AND "));
+    let total: i64 = g.store.with(|c| Ok(c.query_row(&sql, rusqlite::params_from_iter(vals.iter()), |r| r.get(0))?))?;
+    Ok(Some(total as usize))
 }
 
 /// Counts the `decision_facts` of the held decisions matching every filter, grouped in SQL.
