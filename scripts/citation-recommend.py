@@ -4,13 +4,14 @@
     citation-recommend.py DATA_DIR BASE_URL [--n 200] [--json]
 
 For a deterministic sample of bound statute citations in held decisions (one per decision and
-cited section, every k-th row of `decision_citations`), the words of the passage before the
+cited section, every k-th bound citation in decision and text order), the words of the passage before the
 citation (the citation itself and every other citation-like token removed) are sent to
 `search_laws`; the cited § is the answer. Prints recall@1, recall@10 and MRR@10 with the words
 alone (`expand_query: false`) and with the legal-register dictionary (the default).
 
-Citations are read from the served generation's store (read-only):
-DATA_DIR/generations/$(cat CURRENT); the text before each through the served `get_decision`.
+The decisions are listed from the served generation's store (read-only):
+DATA_DIR/generations/$(cat CURRENT); their citations through the served `get_case_references`,
+the text before each through the served `get_decision`.
 """
 
 import json
@@ -30,24 +31,38 @@ def text_before(base, ext_id, start):
     offset = max(0, start - CONTEXT_CHARS)
     if start <= offset:
         return ""
-    body = json.dumps({"id": ext_id, "offset": offset, "length": start - offset}).encode()
-    req = urllib.request.Request(f"{base}/api/tools/get_decision", body, {"content-type": "application/json"})
+    return post(base, "get_decision", {"id": ext_id, "offset": offset, "length": start - offset})["snippet"]["text"]
+
+
+def post(base, tool, args):
+    req = urllib.request.Request(
+        f"{base}/api/tools/{tool}", json.dumps(args).encode(), {"content-type": "application/json"}
+    )
     with urllib.request.urlopen(req, timeout=30) as r:
-        return json.load(r)["snippet"]["text"]
+        return json.load(r)
+
+
+def bound_citations(store, base):
+    """(decision row id, ext id, start, book, section) of every bound § citation, in decision
+    and text order, read through the served `get_case_references`."""
+    db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    out = []
+    for did, ext_id in db.execute("SELECT id, ext_id FROM decisions ORDER BY id").fetchall():
+        refs = post(base, "get_case_references", {"id": ext_id, "limit": 5000})
+        if refs.get("truncated"):
+            sys.exit(f"{ext_id} has more than 5000 law citations: raise the limit")
+        for law in refs["laws"]:
+            if law["status"] == "bound" and law.get("section") is not None:
+                out.append((did, ext_id, law["start"], law["book"], law["section"]))
+    out.sort(key=lambda r: (r[0], r[2]))
+    return out
 
 
 def sample(store, base, n):
-    db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
-    total = db.execute(
-        "SELECT COUNT(*) FROM decision_citations WHERE kind = 'law' AND law_status = 'bound' AND section IS NOT NULL"
-    ).fetchone()[0]
+    rows = bound_citations(store, base)
+    total = len(rows)
     step = max(1, total // (n * 3))
     seen, out = set(), []
-    rows = db.execute(
-        "SELECT dc.decision_id, d.ext_id, dc.start, dc.book, dc.section FROM decision_citations dc "
-        "JOIN decisions d ON d.id = dc.decision_id "
-        "WHERE dc.kind = 'law' AND dc.law_status = 'bound' AND dc.section IS NOT NULL ORDER BY dc.decision_id, dc.start"
-    )
     for i, (did, ext_id, start, book, section) in enumerate(rows):
         if i % step or (did, book, section) in seen:
             continue

@@ -1,6 +1,7 @@
 //! Writes the decisions of `work/extract/decisions/` into a generation: rows in the store
-//! (`decisions`, `decision_file_numbers`, `courts` with measured holdings) and passages in
-//! the `decisions/` tantivy index.
+//! (`decisions`, `decision_file_numbers`, `courts` with measured holdings, and what is derived
+//! from the citations: edges, Normenketten, unheld case citations, citing counts), bodies with
+//! their citations in the text packs, and passages in the `decisions/` tantivy index.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
@@ -13,11 +14,12 @@ use sha2::{Digest, Sha256};
 use tantivy::TantivyDocument;
 use tantivy::schema::Term;
 
+use crate::citation_rows::{StoredCaseCitation, StoredCitation, StoredLawCitation};
 use crate::decisions_index::{DecisionFields, passages};
 use crate::earlier::EarlierDecisions;
 use crate::store::file_number_norm;
 use crate::text_packs::DecisionBody;
-use model::LawCitationStatus;
+use model::{CitationRole, LawCitationStatus};
 use resolve::case_law::{self, DecisionCitations};
 
 #[derive(Debug, Default, Clone)]
@@ -203,6 +205,7 @@ pub fn write(
     let mut ins_fn =
         conn.prepare("INSERT INTO decision_file_numbers (fn_norm, file_number, decision_id) VALUES (?1, ?2, ?3)")?;
     let mut binder = LawBinder::default();
+    let mut tally = CitingTally::default();
     for rec in decision_stage::read_records(data_dir)? {
         let mut rec: DecisionRecord = rec?;
         let id =
@@ -213,7 +216,8 @@ pub fn write(
         let text_chars = rec.doc.text.chars().count();
         let court_id = rec.court.as_ref().and_then(|c| court_ids.get(&c.name));
         // The Normenkette tokens that count for this decision (`cited_norm`, `decision_norms`).
-        let norms = write_citations(conn, &mut binder, id, &cites, m.date.as_deref(), &citations.row_ids)?;
+        let (norms, stored) =
+            write_citations(conn, &mut binder, &mut tally, id, &cites, m.date.as_deref(), &citations.row_ids)?;
         let docs = passage_docs(f, id as u64, &rec, Some(&cites), &norms);
         let index_key = docs_key(&docs);
         // The text is not read after this: it moves into the body instead of being copied.
@@ -221,6 +225,7 @@ pub fn write(
             text: std::mem::take(&mut rec.doc.text),
             sections: serde_json::to_string(&rec.doc.sections)?,
             randnummern: serde_json::to_string(&rec.doc.randnummern)?,
+            citations: crate::citation_rows::encode(&stored)?,
         };
         let (text_ref, text_key) = packs.put(&rec.id, &body)?;
         ins_dec.execute(params![
@@ -281,8 +286,8 @@ pub fn write(
     drop(ins_fn);
     count_holdings(conn)?;
     counts.courts_held = citations.held_courts.len() as u64;
-    counts.edges = write_edges(conn, &citations)?;
-    write_unheld_case_citations(conn)?;
+    counts.edges = check_edges(conn, &citations)?;
+    write_citing_tally(conn, &tally)?;
     write_coverage_measured(data_dir, conn, &held_sources)?;
     Ok(counts)
 }
@@ -363,30 +368,6 @@ fn count_holdings(conn: &Connection) -> Result<()> {
                WHERE court_id IS NOT NULL GROUP BY court_id) AS h
          WHERE h.court_id = courts.id;",
     )?;
-    Ok(())
-}
-
-/// Case citations of held decisions that name a file number resolve could bind to nothing we
-/// hold, keyed by the file-number form look-ups use: a pointer that such a decision exists
-/// (`evidence.attested_by` of the checker), never a binding.
-fn write_unheld_case_citations(conn: &Connection) -> Result<()> {
-    // Streamed: a row is read, keyed and written before the next is read (a corpus has
-    // millions of such citations).
-    let mut st = conn.prepare(
-        "SELECT file_number, court, court_raw, date, decision_id FROM decision_citations
-         WHERE kind = 'case' AND target_id IS NULL AND file_number IS NOT NULL
-           AND status IN ('unresolved_no_match', 'unresolved_out_of_coverage') AND candidates = '[]'",
-    )?;
-    let mut ins = conn.prepare(
-        "INSERT INTO unheld_case_citations (fn_norm, court, court_raw, date, decision_id) VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?;
-    let mut rows = st.query([])?;
-    while let Some(r) = rows.next()? {
-        let number: String = r.get(0)?;
-        let (court, court_raw, date, decision): (Option<String>, Option<String>, Option<String>, i64) =
-            (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?);
-        ins.execute(params![file_number_norm(&number), court, court_raw, date, decision])?;
-    }
     Ok(())
 }
 
@@ -553,23 +534,32 @@ fn look_up_book(conn: &Connection, norm: &str) -> Result<BookLookup> {
     })
 }
 
-/// Writes the decision's citations; returns its Normenkette tokens that count (see
-/// [`counted_norms`]).
+/// What the build derives from the citations as it writes them, for the corpus-wide tables
+/// the server queries (`law_citing`, `section_citing`): memory grows with the laws and
+/// sections cited (bounded by the statutes), not with the decisions.
+#[derive(Default)]
+struct CitingTally {
+    /// Distinct citing decisions per bound law, and per bound (law, cited section).
+    laws: HashMap<i64, u64>,
+    sections: HashMap<(i64, String), u64>,
+}
+
+/// Binds the decision's citations and writes what the store derives from them (its edges,
+/// its citations of unheld decisions, its Normenkette); returns its counted Normenkette tokens
+/// (see [`counted_norms`]) and the citations as its body keeps them
+/// ([`crate::citation_rows`]).
 fn write_citations(
     conn: &Connection,
     binder: &mut LawBinder,
+    tally: &mut CitingTally,
     id: i64,
     c: &DecisionCitations,
     decided: Option<&str>,
     ext_to_id: &HashMap<String, i64>,
-) -> Result<Vec<String>> {
-    // One table for both kinds; each insert names only the columns of its kind (the rest stay null).
-    let mut ins_law = conn.prepare_cached(
-        "INSERT INTO decision_citations (decision_id, kind, start, end, raw, canonical, parents, book, section, absatz,
-            chain, law_id, law_status)
-         VALUES (?1, 'law', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-    )?;
+) -> Result<(Vec<String>, Vec<StoredCitation>)> {
+    let mut stored = Vec::with_capacity(c.laws.len() + c.cases.len());
     let mut statuses = Vec::with_capacity(c.laws.len());
+    let (mut laws_bound, mut sections_bound) = (BTreeSet::new(), BTreeSet::new());
     for l in &c.laws {
         let (law_id, status) = binder.bind(
             conn,
@@ -581,48 +571,74 @@ fn write_citations(
             decided,
         )?;
         statuses.push(status);
-        let parents = serde_json::to_string(&l.parents)?;
-        ins_law.execute(params![
-            id,
-            l.start as i64,
-            l.end as i64,
-            l.raw,
-            l.canonical,
-            parents,
-            l.book,
-            l.section,
-            l.absatz,
-            l.chain,
+        if status == LawCitationStatus::Bound
+            && let Some(law) = law_id
+        {
+            laws_bound.insert(law);
+            sections_bound.insert((law, l.section.as_str()));
+        }
+        stored.push(StoredCitation::Law(StoredLawCitation {
+            start: l.start,
+            end: l.end,
+            raw: l.raw.clone(),
+            canonical: l.canonical.clone(),
+            parents: l.parents.clone(),
+            book: l.book.clone(),
+            section: l.section.clone(),
+            absatz: l.absatz.clone(),
+            chain: l.chain.clone(),
             law_id,
-            status.as_str()
-        ])?;
+            status,
+        }));
     }
-    let mut ins_case = conn.prepare_cached(
-        "INSERT INTO decision_citations (decision_id, kind, start, end, raw, canonical, case_kind, court, court_raw, date,
-            file_number, status, target_id, candidates, withheld, role, note)
-         VALUES (?1, 'case', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+    for law in laws_bound {
+        *tally.laws.entry(law).or_default() += 1;
+    }
+    for (law, section) in sections_bound {
+        *tally.sections.entry((law, section.to_string())).or_default() += 1;
+    }
+    // Edges: one per distinct cited decision, `procedural` if any of its citations is.
+    let mut edges: BTreeMap<i64, (i64, bool)> = BTreeMap::new();
+    let mut ins_unheld = conn.prepare_cached(
+        "INSERT INTO unheld_case_citations (fn_norm, court, court_raw, date, decision_id) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
     for k in &c.cases {
-        let target = k.target.as_ref().and_then(|t| ext_to_id.get(t));
-        let candidates = serde_json::to_string(&k.candidates)?;
-        ins_case.execute(params![
-            id,
-            k.start as i64,
-            k.end as i64,
-            k.raw,
-            k.canonical,
-            k.kind.as_str(),
-            k.court,
-            k.court_raw,
-            k.date,
-            k.file_number,
-            k.status.as_str(),
-            target,
-            candidates,
-            k.withheld.map(|w| w.as_str()),
-            k.role.as_str(),
-            k.note
-        ])?;
+        let target_id = k.target.as_ref().and_then(|t| ext_to_id.get(t)).copied();
+        let case = StoredCaseCitation {
+            start: k.start,
+            end: k.end,
+            raw: k.raw.clone(),
+            canonical: k.canonical.clone(),
+            case_kind: k.kind,
+            court: k.court.clone(),
+            court_raw: k.court_raw.clone(),
+            date: k.date.clone(),
+            file_number: k.file_number.clone(),
+            status: k.status,
+            target_id,
+            target: target_id.and(k.target.clone()),
+            candidates: k.candidates.clone(),
+            withheld: k.withheld,
+            role: k.role,
+            note: k.note.clone(),
+        };
+        if case.is_edge_from(id) {
+            let e = edges.entry(target_id.expect("an edge has a target")).or_default();
+            e.0 += 1;
+            e.1 |= case.role == CitationRole::Procedural;
+        }
+        if case.names_unheld_decision()
+            && let Some(number) = &case.file_number
+        {
+            ins_unheld.execute(params![file_number_norm(number), case.court, case.court_raw, case.date, id])?;
+        }
+        stored.push(StoredCitation::Case(case));
+    }
+    let mut ins_edge = conn
+        .prepare_cached("INSERT INTO citation_edges (citing_id, cited_id, citations, role) VALUES (?1, ?2, ?3, ?4)")?;
+    for (cited, (n, procedural)) in edges {
+        let role = if procedural { CitationRole::Procedural } else { CitationRole::Cited };
+        ins_edge.execute(params![id, cited, n, role.as_str()])?;
     }
     let norms = counted_norms(conn, binder, c, &statuses, decided)?;
     let mut ins_norm =
@@ -630,7 +646,28 @@ fn write_citations(
     for n in &norms {
         ins_norm.execute(params![id, n, c.norms_from_norm_field.contains(n)])?;
     }
-    Ok(norms)
+    Ok((norms, stored))
+}
+
+/// `law_citing` and `section_citing`: how many held decisions cite each law and each section
+/// (bound citations only), the statute search's prior for which § practice treats as on point.
+fn write_citing_tally(conn: &Connection, tally: &CitingTally) -> Result<()> {
+    let mut ins = conn.prepare("INSERT INTO law_citing (law_id, decisions) VALUES (?1, ?2)")?;
+    for (law, n) in &tally.laws {
+        ins.execute(params![law, *n as i64])?;
+    }
+    conn.execute_batch("CREATE TEMP TABLE cited_sections (law_id INTEGER, section TEXT, decisions INTEGER)")?;
+    let mut ins = conn.prepare("INSERT INTO temp.cited_sections (law_id, section, decisions) VALUES (?1, ?2, ?3)")?;
+    for ((law, section), n) in &tally.sections {
+        ins.execute(params![law, section, *n as i64])?;
+    }
+    // A section key ignores the unit: every row of the law holding the cited key gets its count.
+    conn.execute_batch(
+        "INSERT INTO section_citing (section_id, decisions)
+             SELECT s.id, k.decisions FROM temp.cited_sections k JOIN sections s ON s.law_id = k.law_id AND s.key = k.section;
+         DROP TABLE temp.cited_sections;",
+    )?;
+    Ok(())
 }
 
 /// The decision's Normenkette tokens without those made only by citations whose status does
@@ -672,17 +709,10 @@ fn counted_norms(
     Ok(c.norms.iter().filter(|n| counted.contains(n.as_str()) || !uncounted.contains(n.as_str())).cloned().collect())
 }
 
-/// Distinct resolved, not withheld edges. Each decision's citing count was written with its
-/// row from resolve's graph; the edges written here must give the same counts, or the build
-/// fails (resolve and index would disagree on the graph).
-fn write_edges(conn: &Connection, input: &CitationsInput) -> Result<u64> {
-    conn.execute_batch(
-        "INSERT INTO citation_edges (citing_id, cited_id, citations, role)
-             SELECT decision_id, target_id, COUNT(*), CASE WHEN SUM(role = 'procedural') > 0 THEN 'procedural' ELSE 'cited' END
-             FROM decision_citations
-             WHERE kind = 'case' AND status = 'resolved' AND withheld IS NULL AND target_id IS NOT NULL AND target_id != decision_id
-             GROUP BY decision_id, target_id;",
-    )?;
+/// Each decision's citing count was written with its row from resolve's graph; the edges
+/// written with the citations (distinct resolved, not withheld) must give the same counts, or
+/// the build fails (resolve and index would disagree on the graph).
+fn check_edges(conn: &Connection, input: &CitationsInput) -> Result<u64> {
     let mut by_row: HashMap<i64, u32> = HashMap::new();
     for (ext, n) in &input.citing_counts {
         let Some(&row) = input.row_ids.get(ext) else {

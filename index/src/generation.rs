@@ -27,7 +27,8 @@ use crate::store::{self, STORE_FILE, StorePool};
 use crate::text_packs::{DecisionBody, PackWriter, TEXTS_DIR, TextPacks};
 
 /// Bumped when the layout of a generation changes; `serve` refuses other versions.
-pub const SCHEMA_VERSION: u32 = 9;
+/// 10: a decision's citations moved from the `decision_citations` table into its body.
+pub const SCHEMA_VERSION: u32 = 10;
 pub const MANIFEST_FILE: &str = "manifest.json";
 pub const CURRENT_FILE: &str = "CURRENT";
 
@@ -201,9 +202,15 @@ impl Generation {
         })
     }
 
-    /// The body (text, sections, Randnummern) of the decision with row id `decision_id`.
+    /// The body (text, sections, Randnummern, citations) of the decision with row id `decision_id`.
     pub fn decision_body(&self, decision_id: i64) -> Result<DecisionBody> {
         self.store.with(|c| self.texts.body_of(c, decision_id))
+    }
+
+    /// The citations of the decision with row id `decision_id`, in the order the scanner
+    /// found them (laws, then cases).
+    pub fn decision_citations(&self, decision_id: i64) -> Result<Vec<crate::citation_rows::StoredCitation>> {
+        crate::citation_rows::decode(&self.decision_body(decision_id)?.citations)
     }
 }
 

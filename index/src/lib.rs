@@ -6,6 +6,7 @@
 //! - [`decisions_index`]: the tantivy schema of decision passages, and how passages are cut;
 //! - [`earlier`]: the generation a build follows: stable decision ids, passages kept;
 //! - [`decision_writer`]: decisions, file numbers and courts (with holdings) into a generation;
+//! - [`citation_rows`]: a decision's citations as its body keeps them;
 //! - [`store`]: the SQLite store (schema, writer, read-only pool);
 //! - [`text_packs`]: decision bodies in content-addressed zstd packs, shared between generations;
 //! - [`generation`]: build → verify → rename → `CURRENT`, [`generation::Generation::open_verified`], gc;
@@ -13,6 +14,7 @@
 //!   on an unchanged generation and re-hashes it in the background.
 
 pub mod analysis;
+pub mod citation_rows;
 pub mod decision_writer;
 pub mod decisions_index;
 pub mod earlier;

@@ -131,32 +131,9 @@ CREATE TABLE decisions (
 );
 -- The packs of texts/, each named by the sha256 of its bytes (index::text_packs).
 CREATE TABLE text_packs (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, bytes INTEGER NOT NULL);
-CREATE TABLE decision_citations (
-    decision_id INTEGER NOT NULL,
-    kind TEXT NOT NULL,                -- law | case
-    start INTEGER NOT NULL,            -- code points into decisions.text
-    end INTEGER NOT NULL,
-    raw TEXT NOT NULL,
-    canonical TEXT NOT NULL,
-    parents TEXT,                      -- law: JSON array of coarser tokens
-    book TEXT,
-    section TEXT,
-    absatz TEXT,
-    chain TEXT,                        -- law: the Normenkette it belongs to
-    law_id INTEGER,                    -- law: the bound law row, null when not bound
-    law_status TEXT,                   -- law: model::LawCitationStatus: bound | section_absent_in_current_text | absatz_absent_in_current_text | statute_unknown (not held) | book_not_named | book_ambiguous | predates_law (decision dated before the law's Ausfertigung) | state_law (Land law, never bound)
-    case_kind TEXT,                    -- case: model::CaseKind (file_number | reporter | ecli | eu_case | ecthr_application)
-    court TEXT,
-    court_raw TEXT,
-    date TEXT,
-    file_number TEXT,
-    status TEXT,                       -- case: model::CaseCitationStatus (resolved | unresolved_*)
-    target_id INTEGER,                 -- case: decisions.id when resolved
-    candidates TEXT,                   -- case: JSON array of ext ids
-    withheld TEXT,
-    role TEXT,
-    note TEXT
-);
+-- A decision's citations are part of its body (index::citation_rows); what the server queries
+-- across decisions is derived from them while they are written: edges, unheld case citations,
+-- Normenketten and the citing counts below.
 CREATE TABLE decision_norms (decision_id INTEGER NOT NULL, norm TEXT NOT NULL, from_norm_field INTEGER NOT NULL);
 CREATE TABLE citation_edges (
     citing_id INTEGER NOT NULL,
@@ -188,6 +165,10 @@ CREATE TABLE coverage_measured (
     not_exhaustive_because TEXT,       -- no_toc_read | no_toc_item_in_window | toc_items_missing
     missing_keys TEXT NOT NULL         -- JSON array, at most coverage_map::MISSING_LISTED
 );
+-- How many held decisions cite each law and each section (bound citations only): the statute
+-- search's prior for which § practice treats as on point (serve/src/query/law_prior.rs).
+CREATE TABLE law_citing (law_id INTEGER PRIMARY KEY, decisions INTEGER NOT NULL);
+CREATE TABLE section_citing (section_id INTEGER PRIMARY KEY, decisions INTEGER NOT NULL);
 -- Case citations of held decisions naming a file number that binds to nothing held.
 CREATE TABLE unheld_case_citations (
     fn_norm TEXT NOT NULL,
@@ -204,8 +185,6 @@ CREATE TABLE unheld_case_citations (
 pub const DECISION_INDEXES: &str = r#"
 CREATE INDEX decisions_court_date ON decisions(court_id, date);
 CREATE INDEX decisions_date ON decisions(date);
-CREATE INDEX dc_decision ON decision_citations(decision_id, kind);
-CREATE INDEX dc_target ON decision_citations(target_id);
 CREATE INDEX dn_decision ON decision_norms(decision_id);
 CREATE INDEX ce_citing ON citation_edges(citing_id);
 CREATE INDEX ce_cited ON citation_edges(cited_id);
@@ -235,15 +214,6 @@ CREATE UNIQUE INDEX norm_totals_norm ON norm_totals(norm);
 CREATE TABLE fact_combos AS
     SELECT court_id, court, branch, document_type, year, COUNT(*) AS decisions FROM decision_facts
     GROUP BY 1, 2, 3, 4, 5;
--- How many held decisions cite each law and each section (bound citations only): the statute
--- search's prior for which § practice treats as on point (serve/src/query/vocabulary.rs).
-CREATE TABLE law_citing AS
-    SELECT law_id, COUNT(DISTINCT decision_id) AS decisions FROM decision_citations
-    WHERE kind = 'law' AND law_status = 'bound' GROUP BY law_id;
-CREATE TABLE section_citing AS
-    SELECT s.id AS section_id, COUNT(DISTINCT c.decision_id) AS decisions
-    FROM decision_citations c JOIN sections s ON s.law_id = c.law_id AND s.key = c.section
-    WHERE c.kind = 'law' AND c.law_status = 'bound' GROUP BY s.id;
 "#;
 
 /// The form file numbers are looked up by: upper case, no spaces, `.` as `/`, NBSP folded, so

@@ -1,4 +1,4 @@
-//! Decision bodies (text, sections, Randnummern) in immutable, content-addressed pack files
+//! Decision bodies (text, sections, Randnummern, citations) in immutable, content-addressed pack files
 //! under a generation's `texts/`, shared with later generations by hard link.
 //!
 //! Each body is one zstd frame. A decision's row in the store names its pack (`text_packs`),
@@ -41,13 +41,17 @@ pub struct DecisionBody {
     pub sections: String,
     /// JSON array of `{rn, start, end, printed}`.
     pub randnummern: String,
+    /// JSON array of the decision's citations ([`crate::citation_rows`]).
+    pub citations: String,
 }
 
 impl DecisionBody {
-    /// Three length-prefixed UTF-8 strings: text, sections, Randnummern.
+    /// Four length-prefixed UTF-8 strings: text, sections, Randnummern, citations.
     fn encode(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(12 + self.text.len() + self.sections.len() + self.randnummern.len());
-        for part in [&self.text, &self.sections, &self.randnummern] {
+        let mut out = Vec::with_capacity(
+            16 + self.text.len() + self.sections.len() + self.randnummern.len() + self.citations.len(),
+        );
+        for part in [&self.text, &self.sections, &self.randnummern, &self.citations] {
             out.extend_from_slice(&(part.len() as u32).to_le_bytes());
             out.extend_from_slice(part.as_bytes());
         }
@@ -56,8 +60,8 @@ impl DecisionBody {
 
     fn decode(bytes: &[u8]) -> Result<DecisionBody> {
         let mut rest = bytes;
-        let mut parts = Vec::with_capacity(3);
-        for _ in 0..3 {
+        let mut parts = Vec::with_capacity(4);
+        for _ in 0..4 {
             if rest.len() < 4 {
                 bail!("decision body truncated");
             }
@@ -72,10 +76,11 @@ impl DecisionBody {
         if !rest.is_empty() {
             bail!("decision body has {} trailing bytes", rest.len());
         }
-        let randnummern = parts.pop().expect("3 parts");
-        let sections = parts.pop().expect("3 parts");
-        let text = parts.pop().expect("3 parts");
-        Ok(DecisionBody { text, sections, randnummern })
+        let citations = parts.pop().expect("4 parts");
+        let randnummern = parts.pop().expect("4 parts");
+        let sections = parts.pop().expect("4 parts");
+        let text = parts.pop().expect("4 parts");
+        Ok(DecisionBody { text, sections, randnummern, citations })
     }
 }
 
@@ -368,7 +373,12 @@ mod tests {
     use super::*;
 
     fn body(text: &str) -> DecisionBody {
-        DecisionBody { text: text.to_string(), sections: "[]".into(), randnummern: "[{\"rn\":1}]".into() }
+        DecisionBody {
+            text: text.to_string(),
+            sections: "[]".into(),
+            randnummern: "[{\"rn\":1}]".into(),
+            citations: "[]".into(),
+        }
     }
 
     #[test]

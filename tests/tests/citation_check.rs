@@ -13,7 +13,7 @@ use serde_json::Value;
 
 fn store(data: &Path) -> rusqlite::Connection {
     let id = std::fs::read_to_string(data.join("CURRENT")).unwrap();
-    index::store::open_readonly(&data.join("generations").join(id.trim()).join("store.sqlite")).unwrap()
+    index::citation_rows::open_store_with_citations(&data.join("generations").join(id.trim())).unwrap()
 }
 
 #[derive(Debug, Clone)]

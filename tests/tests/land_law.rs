@@ -190,7 +190,7 @@ fn land_law_is_never_federal_law_over_the_whole_corpus() {
     build_generation_with_decisions(data.path(), &mirror.base_url(), &corpus);
     let id = std::fs::read_to_string(data.path().join("CURRENT")).unwrap();
     let gen_dir = data.path().join("generations").join(id.trim());
-    let db = index::store::open_readonly(&gen_dir.join("store.sqlite")).unwrap();
+    let db = index::citation_rows::open_store_with_citations(&gen_dir).unwrap();
     let texts = index::text_packs::TextPacks::open(&gen_dir, &db).unwrap();
 
     // Decisions by every record id they hold (a second copy is merged into its primary).

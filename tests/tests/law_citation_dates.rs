@@ -29,8 +29,7 @@ fn no_law_is_cited_before_it_existed_and_art_paragraph_is_one_address() {
     let data = tempfile::tempdir().unwrap();
     build_generation_with_decisions(data.path(), &mirror.base_url(), &corpus);
     let id = std::fs::read_to_string(data.path().join("CURRENT")).unwrap();
-    let db =
-        index::store::open_readonly(&data.path().join("generations").join(id.trim()).join("store.sqlite")).unwrap();
+    let db = index::citation_rows::open_store_with_citations(&data.path().join("generations").join(id.trim())).unwrap();
     let count = |sql: &str| -> i64 { db.query_row(sql, [], |r| r.get(0)).unwrap() };
 
     // No law citation is bound to a law its decision predates; the rule is not vacuous.

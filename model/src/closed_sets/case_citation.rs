@@ -1,5 +1,5 @@
 //! Case citations as `resolve` binds them (`work/resolve/citations.jsonl`, then
-//! `decision_citations.{case_kind,status,withheld,role}` in the store): what kind of citation,
+//! each decision's citations in its generation, `index::citation_rows`): what kind of citation,
 //! what it was bound to, why an edge was withheld, and where it stands in the decision.
 
 crate::closed_set! {

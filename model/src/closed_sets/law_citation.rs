@@ -1,5 +1,6 @@
 //! What became of a law citation of a decision when `index` bound it to the law rows
-//! (`decision_citations.law_status`; `get_case_references`, `get_cases_for_law`, the checker).
+//! (`index::citation_rows`, a decision's citations in its generation; `get_case_references`,
+//! `get_cases_for_law`, the checker).
 
 crate::closed_set! {
     /// The binding of one cited § / Artikel (and Absatz) to the current text of the law it names.

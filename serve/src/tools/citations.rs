@@ -6,10 +6,11 @@
 //! of decisions, however often the text cites); statuses of unresolved citations are reported,
 //! never dropped. Totals are computed before paging and do not change with it.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use index::Generation;
-use model::{CitationRole, GraphDirection};
+use index::citation_rows::StoredCitation;
+use model::{CaseCitationStatus, CitationRole, GraphDirection};
 use rusqlite::params;
 
 use crate::contract::answers::{
@@ -36,67 +37,45 @@ fn id_arg(g: &Generation, a: &DecisionRef) -> Result<Decision, ToolError> {
 pub fn get_case_references(g: &Generation, a: GetCaseReferencesArgs) -> Result<CaseReferencesAnswer, ToolError> {
     let d = id_arg(g, &a.decision)?;
     let limit = a.limit as usize;
-    enum Reference {
-        Law(LawReference),
-        Case(CaseReference),
-    }
-    let rows: Vec<Reference> = g.store.with(|c| {
-        let mut st = c.prepare(
-            "SELECT dc.kind, dc.start, dc.end, dc.raw, dc.canonical, dc.book, dc.section, dc.absatz, dc.law_status,
-                    dc.case_kind, dc.court, dc.court_raw, dc.date, dc.file_number, dc.status, t.ext_id, dc.candidates,
-                    dc.withheld, dc.role
-             FROM decision_citations dc LEFT JOIN decisions t ON t.id = dc.target_id
-             WHERE dc.decision_id = ?1 ORDER BY dc.start",
-        )?;
-        let rows = st
-            .query_map(params![d.id], |r| {
-                let kind: String = r.get(0)?;
-                if kind == "law" {
-                    return Ok(Reference::Law(LawReference {
-                        raw: r.get(3)?,
-                        start: r.get(1)?,
-                        end: r.get(2)?,
-                        canonical: r.get(4)?,
-                        book: r.get(5)?,
-                        section: r.get(6)?,
-                        absatz: r.get(7)?,
-                        status: closed_column(r, 8)?,
-                    }));
-                }
-                let candidates: Option<String> = r.get(16)?;
-                Ok(Reference::Case(CaseReference {
-                    raw: r.get(3)?,
-                    start: r.get(1)?,
-                    end: r.get(2)?,
-                    canonical: r.get(4)?,
-                    kind: closed_column(r, 9)?,
-                    court: r.get(10)?,
-                    court_as_printed: r.get(11)?,
-                    date: r.get(12)?,
-                    file_number: r.get(13)?,
-                    status: closed_column(r, 14)?,
-                    target_id: r.get(15)?,
-                    candidates: candidates.and_then(|c| serde_json::from_str(&c).ok()).unwrap_or_default(),
-                    withheld: closed_column(r, 17)?,
-                    role: closed_column(r, 18)?,
-                }))
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
-    })?;
+    let mut citations = g.decision_citations(d.id)?;
+    citations.sort_by_key(StoredCitation::start);
     let mut laws = Vec::new();
     let mut cases = Vec::new();
     let mut law_status = Counts::new();
     let mut case_status = Counts::new();
-    for row in rows {
-        match row {
-            Reference::Law(l) => {
-                *law_status.entry(l.status.map(|s| s.as_str()).unwrap_or_default().to_string()).or_default() += 1;
-                laws.push(l);
+    for c in citations {
+        match c {
+            StoredCitation::Law(l) => {
+                *law_status.entry(l.status.as_str().to_string()).or_default() += 1;
+                laws.push(LawReference {
+                    raw: l.raw,
+                    start: l.start as i64,
+                    end: l.end as i64,
+                    canonical: l.canonical,
+                    book: l.book,
+                    section: Some(l.section),
+                    absatz: l.absatz,
+                    status: Some(l.status),
+                });
             }
-            Reference::Case(c) => {
-                *case_status.entry(c.status.map(|s| s.as_str()).unwrap_or_default().to_string()).or_default() += 1;
-                cases.push(c);
+            StoredCitation::Case(k) => {
+                *case_status.entry(k.status.as_str().to_string()).or_default() += 1;
+                cases.push(CaseReference {
+                    raw: k.raw,
+                    start: k.start as i64,
+                    end: k.end as i64,
+                    canonical: k.canonical,
+                    kind: Some(k.case_kind),
+                    court: k.court,
+                    court_as_printed: k.court_raw,
+                    date: k.date,
+                    file_number: k.file_number,
+                    status: Some(k.status),
+                    target_id: k.target,
+                    candidates: k.candidates,
+                    withheld: k.withheld,
+                    role: Some(k.role),
+                });
             }
         }
     }
@@ -254,15 +233,18 @@ pub fn get_citation_graph(g: &Generation, a: GetCitationGraphArgs) -> Result<Cit
         })
         .collect();
     // What the root cites that is not an edge: by status, so absences are visible.
-    let unresolved: Counts = g.store.with(|c| {
-        let mut st = c.prepare(
-            "SELECT CASE WHEN withheld IS NOT NULL THEN 'withheld:' || withheld ELSE status END, COUNT(*)
-             FROM decision_citations WHERE decision_id = ?1 AND kind = 'case' AND NOT (status = 'resolved' AND withheld IS NULL)
-             GROUP BY 1",
-        )?;
-        let rows = st.query_map(params![d.id], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<BTreeMap<_, _>>>()?;
-        Ok(rows)
-    })?;
+    let mut unresolved = Counts::new();
+    for c in g.decision_citations(d.id)? {
+        if let StoredCitation::Case(k) = c
+            && !(k.status == CaseCitationStatus::Resolved && k.withheld.is_none())
+        {
+            let key = match k.withheld {
+                Some(w) => format!("withheld:{}", w.as_str()),
+                None => k.status.as_str().to_string(),
+            };
+            *unresolved.entry(key).or_default() += 1;
+        }
+    }
     Ok(CitationGraphAnswer {
         root: d.summary(),
         direction,

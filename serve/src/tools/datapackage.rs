@@ -17,8 +17,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use extract::courts::fold;
 use index::Generation;
+use index::citation_rows::StoredCitation;
 use model::{CaseCitationStatus, CitationRole, WithheldReason};
-use rusqlite::params;
 use serde_json::{Value, json};
 
 use crate::contract::answer::ToolError;
@@ -249,29 +249,29 @@ struct EdgeAcc {
 /// Case citations → edge rows: a resolved row per distinct cited decision, an unresolved row
 /// per distinct spelling and status; withheld impossibilities are counted, not served.
 fn load_edges(g: &Generation, seed: &mut Seed) -> Result<(), ToolError> {
-    type Row = (Option<String>, Option<String>, String, Option<String>, Option<String>, Option<String>, Option<i64>);
-    let rows: Vec<Row> = g.store.with(|c| {
-        let mut st = c.prepare(
-            "SELECT status, withheld, canonical, role, note, candidates, target_id FROM decision_citations
-             WHERE decision_id = ?1 AND kind = 'case' ORDER BY start",
-        )?;
-        let rows = st
-            .query_map(params![seed.d.id], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?))
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
-    })?;
+    let mut cases: Vec<_> = g
+        .decision_citations(seed.d.id)?
+        .into_iter()
+        .filter_map(|c| match c {
+            StoredCitation::Case(k) => Some(k),
+            StoredCitation::Law(_) => None,
+        })
+        .collect();
+    // Reading order: a cap keeps the earliest of equally ranked edges.
+    cases.sort_by_key(|k| k.start);
     let mut order: Vec<String> = Vec::new();
     let mut acc: HashMap<String, EdgeAcc> = HashMap::new();
-    for (status, withheld, canonical, role, note, candidates, target) in rows {
-        if let Some(w) = withheld.as_deref().and_then(WithheldReason::parse).filter(|w| NOT_SERVED.contains(w)) {
+    for k in cases {
+        if let Some(w) = k.withheld.filter(|w| NOT_SERVED.contains(w)) {
             *seed.withheld_not_served.entry(w.as_str().to_string()).or_default() += 1;
             continue;
         }
         seed.occurrences += 1;
-        let status = status.unwrap_or_else(|| CaseCitationStatus::UnresolvedPending.as_str().into());
-        let bound = status == CaseCitationStatus::Resolved.as_str() && withheld.is_none() && target.is_some();
+        let (canonical, target, note) = (k.canonical, k.target_id, k.note);
+        let withheld = k.withheld.map(|w| w.as_str().to_string());
+        let role = Some(k.role.as_str().to_string());
+        let status = k.status.as_str().to_string();
+        let bound = k.status == CaseCitationStatus::Resolved && withheld.is_none() && target.is_some();
         let key = if bound {
             format!("t:{}", target.unwrap_or(0))
         } else {
@@ -300,7 +300,7 @@ fn load_edges(g: &Generation, seed: &mut Seed) -> Result<(), ToolError> {
         if e.withheld.is_none() {
             e.withheld = withheld;
         }
-        for c in candidates.and_then(|c| serde_json::from_str::<Vec<String>>(&c).ok()).unwrap_or_default() {
+        for c in k.candidates {
             if !e.candidates.contains(&c) {
                 e.candidates.push(c);
             }

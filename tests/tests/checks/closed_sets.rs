@@ -17,8 +17,7 @@ use model::{Branch, CaseCitationStatus, CaseKind, CitationRole, ClosedSet, LawCi
 
 fn store_of(data: &Path) -> rusqlite::Connection {
     let id = std::fs::read_to_string(data.join("CURRENT")).unwrap();
-    let p = data.join("generations").join(id.trim()).join("store.sqlite");
-    index::store::open_readonly(&p).unwrap()
+    index::citation_rows::open_store_with_citations(&data.join("generations").join(id.trim())).unwrap()
 }
 
 /// Counts per value of `T` of the distinct non-null values `sql` selects (value, count); a
