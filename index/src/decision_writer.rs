@@ -205,7 +205,7 @@ pub fn write(
     let mut ins_fn =
         conn.prepare("INSERT INTO decision_file_numbers (fn_norm, file_number, decision_id) VALUES (?1, ?2, ?3)")?;
     let mut binder = LawBinder::default();
-    let mut tally = CitingTally::default();
+    let mut tally = Derived::default();
     for rec in decision_stage::read_records(data_dir)? {
         let mut rec: DecisionRecord = rec?;
         let id =
@@ -215,7 +215,7 @@ pub fn write(
         let m = &rec.doc.meta;
         let text_chars = rec.doc.text.chars().count();
         let court_id = rec.court.as_ref().and_then(|c| court_ids.get(&c.name));
-        // The Normenkette tokens that count for this decision (`cited_norm`, `decision_norms`).
+        // The Normenkette tokens that count for this decision (`cited_norm`, `decision_norm_ids`).
         let (norms, stored) =
             write_citations(conn, &mut binder, &mut tally, id, &cites, m.date.as_deref(), &citations.row_ids)?;
         let docs = passage_docs(f, id as u64, &rec, Some(&cites), &norms);
@@ -535,13 +535,16 @@ fn look_up_book(conn: &Connection, norm: &str) -> Result<BookLookup> {
 }
 
 /// What the build derives from the citations as it writes them, for the corpus-wide tables
-/// the server queries (`law_citing`, `section_citing`): memory grows with the laws and
-/// sections cited (bounded by the statutes), not with the decisions.
+/// the server queries: memory grows with the laws, sections and Normenkette tokens cited
+/// (bounded by the statutes and their citation forms), not with the decisions.
 #[derive(Default)]
-struct CitingTally {
-    /// Distinct citing decisions per bound law, and per bound (law, cited section).
+struct Derived {
+    /// Distinct citing decisions per bound law, and per bound (law, cited section):
+    /// `law_citing`, `section_citing`.
     laws: HashMap<i64, u64>,
     sections: HashMap<(i64, String), u64>,
+    /// Each Normenkette token's row in `norms`.
+    norm_ids: HashMap<String, i64>,
 }
 
 /// Binds the decision's citations and writes what the store derives from them (its edges,
@@ -551,7 +554,7 @@ struct CitingTally {
 fn write_citations(
     conn: &Connection,
     binder: &mut LawBinder,
-    tally: &mut CitingTally,
+    tally: &mut Derived,
     id: i64,
     c: &DecisionCitations,
     decided: Option<&str>,
@@ -641,17 +644,26 @@ fn write_citations(
         ins_edge.execute(params![id, cited, n, role.as_str()])?;
     }
     let norms = counted_norms(conn, binder, c, &statuses, decided)?;
-    let mut ins_norm =
-        conn.prepare_cached("INSERT INTO decision_norms (decision_id, norm, from_norm_field) VALUES (?1, ?2, ?3)")?;
+    let mut ins_token = conn.prepare_cached("INSERT INTO norms (id, norm) VALUES (?1, ?2)")?;
+    let mut ins_norm = conn
+        .prepare_cached("INSERT INTO decision_norm_ids (decision_id, norm_id, from_norm_field) VALUES (?1, ?2, ?3)")?;
+    let mut written = BTreeSet::new();
     for n in &norms {
-        ins_norm.execute(params![id, n, c.norms_from_norm_field.contains(n)])?;
+        let next = tally.norm_ids.len() as i64 + 1;
+        let norm_id = *tally.norm_ids.entry(n.clone()).or_insert_with(|| next);
+        if norm_id == next {
+            ins_token.execute(params![norm_id, n])?;
+        }
+        if written.insert(norm_id) {
+            ins_norm.execute(params![id, norm_id, c.norms_from_norm_field.contains(n)])?;
+        }
     }
     Ok((norms, stored))
 }
 
 /// `law_citing` and `section_citing`: how many held decisions cite each law and each section
 /// (bound citations only), the statute search's prior for which § practice treats as on point.
-fn write_citing_tally(conn: &Connection, tally: &CitingTally) -> Result<()> {
+fn write_citing_tally(conn: &Connection, tally: &Derived) -> Result<()> {
     let mut ins = conn.prepare("INSERT INTO law_citing (law_id, decisions) VALUES (?1, ?2)")?;
     for (law, n) in &tally.laws {
         ins.execute(params![law, *n as i64])?;

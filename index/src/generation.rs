@@ -358,6 +358,27 @@ pub struct BuildSummary {
     pub decisions_index_kept: u64,
     pub decisions_index_written: u64,
     pub decisions_index_removed: u64,
+    /// Wall seconds of each phase, in order: where a build's time goes.
+    pub phases: Vec<(&'static str, f64)>,
+}
+
+/// The wall time of a build's phases.
+struct PhaseClock {
+    last: std::time::Instant,
+    phases: Vec<(&'static str, f64)>,
+}
+
+impl PhaseClock {
+    fn start() -> PhaseClock {
+        PhaseClock { last: std::time::Instant::now(), phases: Vec::new() }
+    }
+
+    /// Ends phase `name` (it began where the last one ended).
+    fn lap(&mut self, name: &'static str) {
+        let now = std::time::Instant::now();
+        self.phases.push((name, (now - self.last).as_secs_f64()));
+        self.last = now;
+    }
 }
 
 /// A part of a new generation whose files are hard links to an earlier generation's, because
@@ -541,6 +562,7 @@ fn now_parts() -> (String, String) {
 /// Builds a generation from `work/`, verifies it and (unless told not to) publishes it.
 pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     let started = std::time::Instant::now();
+    let mut clock = PhaseClock::start();
     let gens = generations_dir(data_dir);
     std::fs::create_dir_all(&gens)?;
     let _lock = lock_builds(data_dir)?;
@@ -568,6 +590,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     // resolve's citations are read (and a bad file refused) before anything is built, and
     // after the unchanged check: reading them is most of a no-change run's work at scale.
     let citations = crate::decision_writer::read_citations_input(data_dir, &earlier_decisions, earlier_max)?;
+    clock.lap("read inputs");
     // Leftovers of killed builds: never named by CURRENT, safe to drop.
     for e in std::fs::read_dir(&gens)? {
         let e = e?;
@@ -611,6 +634,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     } else {
         crate::law_writer::write_laws(data_dir, &tmp, &statutes, &codes, opts.pause_after_laws)?
     };
+    clock.lap("laws");
     let conn = store::create(&tmp.join(STORE_FILE))?;
     store::attach_laws(&conn, &laws_db)?;
     conn.execute_batch("BEGIN")?;
@@ -639,6 +663,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
         citations,
     )?;
     let pack_counts = packs.finish(&conn)?;
+    clock.lap("decisions");
     if let Some(e) = &earlier
         && pack_counts.packs_linked > 0
     {
@@ -657,8 +682,10 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     // `main` only: the attached laws.sqlite is read-only (and analysed when it was written).
     conn.execute_batch("ANALYZE main")?;
     drop(conn);
+    clock.lap("store indexes");
     dec_writer.commit()?;
     dec_writer.wait_merging_threads()?;
+    clock.lap("full-text commit");
     if let Some(e) = carried {
         // What is still the earlier generation's file (same inode) is shared.
         let (files, bytes) = same_files(&e.dir.join(DECISIONS_DIR), &tmp.join(DECISIONS_DIR))?;
@@ -701,6 +728,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
         files.push(FileEntry { path: rel, bytes, sha256 });
     }
     check_linked_files(&gens, &tmp, &shared, &files)?;
+    clock.lap("hash files");
     let manifest = Manifest {
         id: id.clone(),
         schema_version: SCHEMA_VERSION,
@@ -722,6 +750,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     fsync_dir(&gens)?;
     // Every file was hashed for the manifest above: a server may start on it without hashing again.
     crate::verified_stamp::write_stamp(data_dir, &final_dir, &manifest);
+    clock.lap("verify and publish");
     let seconds = started.elapsed().as_secs_f64();
     let summary = BuildSummary {
         id: id.clone(),
@@ -734,6 +763,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
         decisions_index_kept: dec.index_kept,
         decisions_index_written: dec.index_written,
         decisions_index_removed: dec.index_removed,
+        phases: clock.phases,
     };
     if opts.no_publish {
         return Ok(BuildOutcome::Built(summary));

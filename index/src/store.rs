@@ -134,7 +134,30 @@ CREATE TABLE text_packs (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, byte
 -- A decision's citations are part of its body (index::citation_rows); what the server queries
 -- across decisions is derived from them while they are written: edges, unheld case citations,
 -- Normenketten and the citing counts below.
-CREATE TABLE decision_norms (decision_id INTEGER NOT NULL, norm TEXT NOT NULL, from_norm_field INTEGER NOT NULL);
+-- The Normenkette tokens that count for each decision (`cited_norm`, get_cases_for_law), each
+-- token stored once in `norms` (a token is ~16 bytes and a corpus has ~37 per decision).
+-- `decisions`: how many held decisions cite the token (filled after the load).
+CREATE TABLE norms (id INTEGER PRIMARY KEY, norm TEXT NOT NULL UNIQUE, decisions INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE decision_norm_ids (
+    decision_id INTEGER NOT NULL,
+    norm_id INTEGER NOT NULL,
+    from_norm_field INTEGER NOT NULL,
+    PRIMARY KEY (decision_id, norm_id)
+) WITHOUT ROWID;
+CREATE VIEW decision_norms AS
+    SELECT x.decision_id, n.norm, x.from_norm_field FROM decision_norm_ids x JOIN norms n ON n.id = x.norm_id;
+-- Each norm's citing decisions with their sort keys, one row per (norm, decision), filled after
+-- the load: a page of get_cases_for_law in either order is a range of the table (most cited)
+-- or of its covering index (date). `undated` is `date IS NULL`, a column so the key can hold it;
+-- `date` is '' where the decision has none (a key column cannot be null).
+CREATE TABLE norm_citing (
+    norm_id INTEGER NOT NULL,
+    citing_count INTEGER NOT NULL,
+    undated INTEGER NOT NULL,
+    date TEXT NOT NULL,
+    id INTEGER NOT NULL,
+    PRIMARY KEY (norm_id, citing_count DESC, undated, date DESC, id)
+) WITHOUT ROWID;
 CREATE TABLE citation_edges (
     citing_id INTEGER NOT NULL,
     cited_id INTEGER NOT NULL,
@@ -185,7 +208,6 @@ CREATE TABLE unheld_case_citations (
 pub const DECISION_INDEXES: &str = r#"
 CREATE INDEX decisions_court_date ON decisions(court_id, date);
 CREATE INDEX decisions_date ON decisions(date);
-CREATE INDEX dn_decision ON decision_norms(decision_id);
 CREATE INDEX ce_citing ON citation_edges(citing_id);
 CREATE INDEX ce_cited ON citation_edges(cited_id);
 CREATE INDEX dfn_norm ON decision_file_numbers(fn_norm);
@@ -196,18 +218,13 @@ CREATE INDEX decisions_ecli_norm ON decisions(upper(replace(ecli, ' ', '')));
 CREATE INDEX decisions_date_order ON decisions(date IS NULL, date DESC, id);
 CREATE INDEX decisions_court_order ON decisions(court_id, date IS NULL, date DESC, id);
 CREATE INDEX decisions_citing ON decisions(citing_count DESC, date IS NULL, date DESC, id);
-CREATE INDEX dn_norm_decision ON decision_norms(norm, decision_id);
--- Each norm's citing decisions with their sort keys, one row per (norm, decision): a page of
--- get_cases_for_law in either order is a range of one covering index, and a norm's number of
--- citing decisions is one row of norm_totals, however many decisions cite it.
--- Its columns carry the decisions' names (id, citing_count, date), so one ORDER BY serves both.
-CREATE TABLE norm_citing AS
-    SELECT DISTINCT n.norm, d.id, d.citing_count, d.date
-    FROM decision_norms n JOIN decisions d ON d.id = n.decision_id;
-CREATE INDEX norm_citing_most_cited ON norm_citing(norm, citing_count DESC, date IS NULL, date DESC, id);
-CREATE INDEX norm_citing_date ON norm_citing(norm, date IS NULL, date DESC, id);
-CREATE TABLE norm_totals AS SELECT norm, COUNT(*) AS decisions FROM norm_citing GROUP BY norm;
-CREATE UNIQUE INDEX norm_totals_norm ON norm_totals(norm);
+CREATE INDEX dn_norm_decision ON decision_norm_ids(norm_id, decision_id);
+INSERT INTO norm_citing (norm_id, citing_count, undated, date, id)
+    SELECT x.norm_id, d.citing_count, d.date IS NULL, COALESCE(d.date, ''), d.id
+    FROM decision_norm_ids x JOIN decisions d ON d.id = x.decision_id
+    ORDER BY x.norm_id, d.citing_count DESC, d.date IS NULL, d.date DESC, d.id;
+CREATE INDEX norm_citing_date ON norm_citing(norm_id, undated, date DESC, id);
+UPDATE norms SET decisions = (SELECT COUNT(*) FROM decision_norm_ids x WHERE x.norm_id = norms.id);
 -- Count facts per (court, branch, type, year), for the tools' breakdowns unfiltered or
 -- filtered by facets only: the decision_facts view grouped once per generation (constant for
 -- it). court_id is kept so a court filter (a set of court ids) sums its rows.

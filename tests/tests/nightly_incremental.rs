@@ -3,8 +3,8 @@
 //! the decisions they make are normalised and scanned again (counted from the stages' own
 //! summaries), and what the incremental run writes is byte for byte what a run from scratch
 //! on the changed input writes. The new generation shares what did not change with the one
-//! before (laws, decision text packs, the decisions' full-text segments) and still holds what
-//! a generation built from scratch holds.
+//! before (laws, decision text packs with their citations, the decisions' full-text segments)
+//! and still holds what a generation built from scratch holds.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Read, Write};
@@ -205,6 +205,17 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     let scratch = passages_by_decision(&fresh.join("generations").join(legal_tests::current_id(&fresh)));
     assert_eq!(incremental.len(), total);
     assert_eq!(incremental, scratch, "the incremental full-text index differs from one built from scratch");
+    // Every decision's citations travel in its body: the kept ones and the rewritten ones
+    // are bound exactly as a build from scratch binds them.
+    let fresh_dir = fresh.join("generations").join(legal_tests::current_id(&fresh));
+    let (kept_citations, scratch_citations) =
+        (citations_by_decision(&gens.join(&after_id)), citations_by_decision(&fresh_dir));
+    assert_eq!(kept_citations.len(), total);
+    assert!(kept_citations.values().map(Vec::len).sum::<usize>() > 10 * total, "the corpus cites");
+    assert!(
+        kept_citations == scratch_citations,
+        "the incremental generation's citations differ from a build from scratch"
+    );
 
     // Five records leave the dump: their decisions' passages are deleted, no other id moves.
     let dropped: Vec<String> = lines.iter().skip(3).step_by(97).take(5).cloned().collect();
@@ -257,4 +268,18 @@ fn passages_by_decision(dir: &Path) -> BTreeMap<String, (i64, String, usize)> {
             (ext, (id, key, n))
         })
         .collect()
+}
+
+/// Per decision (ext id): its citations as the generation in `dir` serves them.
+fn citations_by_decision(dir: &Path) -> BTreeMap<String, Vec<index::citation_rows::StoredCitation>> {
+    let g = index::Generation::open_verified(dir).unwrap();
+    let rows: Vec<(String, i64)> = g
+        .store
+        .with(|c| {
+            let mut st = c.prepare("SELECT ext_id, id FROM decisions")?;
+            let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
+            Ok(rows)
+        })
+        .unwrap();
+    rows.into_iter().map(|(ext, id)| (ext, g.decision_citations(id).unwrap())).collect()
 }

@@ -44,18 +44,27 @@ fn identifier_look_ups_pages_and_counts_use_indexes_not_scans() {
         ),
         (
             "get_cases_for_law total",
-            "SELECT decisions FROM norm_totals WHERE norm = 'x'".into(),
-            "USING INDEX norm_totals_norm",
+            "SELECT decisions FROM norms WHERE norm = 'x'".into(),
+            "USING INDEX sqlite_autoindex_norms_1",
         ),
         (
             "get_cases_for_law page, most cited",
-            "SELECT d.id FROM norm_citing d WHERE d.norm = 'x' ORDER BY d.citing_count DESC, d.date IS NULL, d.date DESC, d.id LIMIT 20 OFFSET 40".into(),
-            "USING COVERING INDEX norm_citing_most_cited",
+            "SELECT c.id FROM norm_citing c WHERE c.norm_id = (SELECT id FROM norms WHERE norm = 'x')
+             ORDER BY c.citing_count DESC, c.undated, c.date DESC, c.id LIMIT 20 OFFSET 40"
+                .into(),
+            "USING PRIMARY KEY (norm_id=?)",
         ),
         (
             "get_cases_for_law page, by date",
-            "SELECT d.id FROM norm_citing d WHERE d.norm = 'x' ORDER BY d.date IS NULL, d.date DESC, d.id LIMIT 20 OFFSET 40".into(),
+            "SELECT c.id FROM norm_citing c WHERE c.norm_id = (SELECT id FROM norms WHERE norm = 'x')
+             ORDER BY c.undated, c.date DESC, c.id LIMIT 20 OFFSET 40"
+                .into(),
             "USING COVERING INDEX norm_citing_date",
+        ),
+        (
+            "decisions citing a norm (cited_norm)",
+            "SELECT x.decision_id FROM norms n JOIN decision_norm_ids x ON x.norm_id = n.id WHERE n.norm = 'x'".into(),
+            "USING COVERING INDEX dn_norm_decision",
         ),
         (
             "filter_cases page",
@@ -122,8 +131,9 @@ fn identifier_look_ups_pages_and_counts_use_indexes_not_scans() {
         .query_row(
             "SELECT COUNT(*), COUNT(*) FILTER (WHERE t.decisions IS NOT a.n OR c.n IS NOT a.n)
              FROM (SELECT norm, COUNT(DISTINCT decision_id) AS n FROM decision_norms GROUP BY norm) a
-             LEFT JOIN norm_totals t USING (norm)
-             LEFT JOIN (SELECT norm, COUNT(*) AS n FROM norm_citing GROUP BY norm) c USING (norm)",
+             LEFT JOIN norms t USING (norm)
+             LEFT JOIN (SELECT n.norm, COUNT(*) AS n FROM norm_citing k JOIN norms n ON n.id = k.norm_id GROUP BY n.norm) c
+             USING (norm)",
             [],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )

@@ -68,7 +68,7 @@ impl FacetColumns {
 /// law (`IFG`: a citation of any of its §§ or Artikel).
 #[derive(Debug, Clone)]
 pub(crate) enum CitedNorm {
-    /// `token`: the canonical norm token (`§ 823 BGB`), as `decision_norms` stores it.
+    /// `token`: the canonical norm token (`§ 823 BGB`), as `norms` stores it.
     Norm { given: String, token: String },
     /// `book`: the law's canonical abbreviation, the last word(s) of each of its tokens.
     Law { given: String, book: String },
@@ -107,7 +107,7 @@ impl CitedNorm {
         }
     }
 
-    /// The `decision_norms.norm` condition (with `?{n}` for its one value) and that value.
+    /// The `norms.norm` condition (with `?{n}` for its one value) and that value.
     fn sql(&self, n: usize) -> (String, String) {
         match self {
             CitedNorm::Norm { token, .. } => (format!("norm = ?{n}"), token.clone()),
@@ -286,7 +286,9 @@ impl Filters {
         if let Some(n) = &self.cited_norm {
             let (cond, value) = n.sql(vals.len() + 1);
             vals.push(Sql::Text(value));
-            conds.push(format!("d.id IN (SELECT decision_id FROM decision_norms WHERE {cond})"));
+            conds.push(format!(
+                "d.id IN (SELECT x.decision_id FROM norms n JOIN decision_norm_ids x ON x.norm_id = n.id WHERE n.{cond})"
+            ));
         }
         if let Some(ext) = &self.cited_case {
             vals.push(Sql::Text(ext.clone()));

@@ -185,19 +185,20 @@ pub(crate) fn citing_sort_order(sort: model::CitingSort) -> &'static str {
 }
 
 /// How many held decisions cite the norm token `norm` (`§ 823 BGB`), in text or norm field
-/// (one row of the per-generation `norm_totals`).
+/// (counted per generation in `norms`).
 pub(crate) fn decisions_citing_norm(g: &Generation, norm: &str) -> Result<i64, ToolError> {
     Ok(g.store.with(|c| {
         let n: Option<i64> = c
-            .prepare_cached("SELECT decisions FROM norm_totals WHERE norm = ?1")?
+            .prepare_cached("SELECT decisions FROM norms WHERE norm = ?1")?
             .query_row(rusqlite::params![norm], |r| r.get(0))
             .optional()?;
         Ok(n.unwrap_or(0))
     })?)
 }
 
-/// One page, in `sort`, of the held decisions citing the norm token `norm`: a range of the
-/// covering index of `norm_citing` in that order, then those rows by id.
+/// One page, in `sort`, of the held decisions citing the norm token `norm`: a range of
+/// `norm_citing` (keyed in most-cited order) or of its covering index in date order, then
+/// those rows by id.
 pub(crate) fn decisions_citing_norm_page(
     g: &Generation,
     norm: &str,
@@ -205,18 +206,22 @@ pub(crate) fn decisions_citing_norm_page(
     limit: usize,
     offset: usize,
 ) -> Result<Vec<Decision>, ToolError> {
-    // `norm_citing` has the decisions' column names: as `d` it takes the same order.
-    let order = citing_sort_order(sort);
+    // The decisions' order (`citing_sort_order`) with `undated` for `date IS NULL`.
+    let page_order = match sort {
+        model::CitingSort::MostCited => "c.citing_count DESC, c.undated, c.date DESC, c.id",
+        model::CitingSort::Date => "c.undated, c.date DESC, c.id",
+    };
     let ids: Vec<i64> = g.store.with(|c| {
         let mut st = c.prepare_cached(&format!(
-            "SELECT d.id FROM norm_citing d WHERE d.norm = ?1 ORDER BY {order} LIMIT ?2 OFFSET ?3"
+            "SELECT c.id FROM norm_citing c WHERE c.norm_id = (SELECT id FROM norms WHERE norm = ?1)
+             ORDER BY {page_order} LIMIT ?2 OFFSET ?3"
         ))?;
         let ids = st
             .query_map(rusqlite::params![norm, limit as i64, offset as i64], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
         Ok(ids)
     })?;
-    decisions_with_ids(g, &ids, &format!("ORDER BY {order}"))
+    decisions_with_ids(g, &ids, &format!("ORDER BY {}", citing_sort_order(sort)))
 }
 
 pub fn decision_by_id(g: &Generation, id: i64) -> Result<Decision, ToolError> {

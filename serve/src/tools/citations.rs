@@ -275,7 +275,7 @@ pub fn get_cases_for_law(g: &Generation, a: GetCasesForLawArgs) -> Result<CasesF
     };
     let given = format!("{marker}{designation} {book}");
     let token = canonical_norm(&given)?;
-    // Counted and paged from the per-generation `norm_totals` / `norm_citing`: no row is read
+    // Counted and paged from the per-generation `norms` / `norm_citing`: no row is read
     // beyond the page asked for, however many decisions cite the norm.
     let total = crate::store::decisions::decisions_citing_norm(g, &token)? as usize;
     let ds = crate::store::decisions::decisions_citing_norm_page(g, &token, sort, limit, offset)?;

@@ -140,7 +140,7 @@ pub fn list_facets(g: &Generation, a: ListFacetsArgs) -> Result<ListFacetsAnswer
         }
         None => {
             let values = g.store.with(|c| {
-                let mut st = c.prepare("SELECT norm, COUNT(DISTINCT decision_id) FROM decision_norms GROUP BY norm")?;
+                let mut st = c.prepare("SELECT norm, decisions FROM norms")?;
                 let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<Vec<_>>>()?;
                 Ok(rows)
             })?;
