@@ -486,9 +486,10 @@ pub fn plan_query(
 }
 
 /// The query that decides which passages match [`plan_query`] with the same arguments: the
-/// same clauses, less those that only rank when a required clause already decides. They cannot
-/// change the set then, and a common added term (`beteiligt`) would cost a walk over its
-/// postings for every match counted.
+/// same clauses, less those that only rank when a required clause already decides (the
+/// ranking ones, and alternatives another alternative implies). They cannot change the set
+/// then, and a common added term (`beteiligt`) would cost a walk over its postings for every
+/// match counted.
 pub fn plan_match_query(
     plan: &QueryPlan,
     fields: &[(Field, f32)],
@@ -497,6 +498,34 @@ pub fn plan_match_query(
 ) -> BooleanQuery {
     assemble(plan, fields, occur, filters, false)
 }
+
+/// Whether a required clause decides the set alone (the clauses that only rank cannot change it).
+fn decides(plan: &QueryPlan, occur: Occur) -> bool {
+    occur == Occur::Must && plan.concepts.iter().any(|c| plan.restricts(c))
+}
+
+/// Whether alternative `i` of `c` matches only where another alternative matches (its terms
+/// hold all of the other's; of two equal ones the later): it can raise a score, never add a
+/// match (`Akteneinsicht` ∧ `beteiligt` beside `Akteneinsicht`).
+fn subsumed(c: &Concept, i: usize) -> bool {
+    let a = &c.alternatives[i];
+    c.alternatives
+        .iter()
+        .enumerate()
+        .any(|(j, b)| j != i && b.terms.iter().all(|t| a.terms.contains(t)) && (b.terms.len() < a.terms.len() || j < i))
+}
+
+/// How much an alternative's terms weigh against the words as typed.
+fn alternative_weight(via: &Via) -> f32 {
+    match via {
+        Via::Word => 1.0,
+        Via::TypoCorrection { .. } => 0.9,
+        Via::CompoundParts | Via::Expansion { .. } => 0.8,
+    }
+}
+
+/// The weight of an added (dictionary) term, which only ranks.
+const OPTIONAL_TERM_WEIGHT: f32 = 0.5;
 
 /// The clauses of a plan as one query: the required ones under `occur`, the filters, and the
 /// ranking ones unless `for_ranking` is false and a required clause decides the set alone.
@@ -507,9 +536,12 @@ fn assemble(
     filters: Vec<(Occur, Box<dyn Query>)>,
     for_ranking: bool,
 ) -> BooleanQuery {
-    let PlanClauses { required, ranking } = concept_clauses(plan, fields);
-    let decides = occur == Occur::Must && !required.is_empty();
-    let mut clauses = if for_ranking || !decides { ranking } else { Vec::new() };
+    let decides = decides(plan, occur);
+    // A count needs no clause that only ranks: neither the ranking ones nor the alternatives
+    // another one implies.
+    let count_only = !for_ranking && decides;
+    let PlanClauses { required, ranking } = concept_clauses(plan, fields, count_only);
+    let mut clauses = if count_only { Vec::new() } else { ranking };
     clauses.extend(required.into_iter().map(|q| (occur, q)));
     clauses.extend(filters);
     BooleanQuery::new(clauses)
@@ -523,7 +555,7 @@ pub fn plan_query_all_but_one(
     fields: &[(Field, f32)],
     filters: Vec<(Occur, Box<dyn Query>)>,
 ) -> Option<BooleanQuery> {
-    let PlanClauses { required, ranking: mut clauses } = concept_clauses(plan, fields);
+    let PlanClauses { required, ranking: mut clauses } = concept_clauses(plan, fields, false);
     if required.len() < 3 {
         return None;
     }
@@ -543,7 +575,9 @@ struct PlanClauses {
     ranking: Vec<(Occur, Box<dyn Query>)>,
 }
 
-fn concept_clauses(plan: &QueryPlan, fields: &[(Field, f32)]) -> PlanClauses {
+/// `count_only`: leave out the alternatives of a required concept that another implies
+/// ([`subsumed`]), for a query that decides the set and is not scored.
+fn concept_clauses(plan: &QueryPlan, fields: &[(Field, f32)], count_only: bool) -> PlanClauses {
     let term_query = |t: &str, weight: f32| -> Box<dyn Query> {
         let per_field: Vec<(Occur, Box<dyn Query>)> = fields
             .iter()
@@ -557,36 +591,52 @@ fn concept_clauses(plan: &QueryPlan, fields: &[(Field, f32)]) -> PlanClauses {
     let mut required: Vec<Box<dyn Query>> = Vec::new();
     let mut ranking: Vec<(Occur, Box<dyn Query>)> = Vec::new();
     for c in &plan.concepts {
+        let restricts = plan.restricts(c);
         let alternatives: Vec<(Occur, Box<dyn Query>)> = c
             .alternatives
             .iter()
-            .map(|a| {
-                let weight = match a.via {
-                    Via::Word => 1.0,
-                    Via::TypoCorrection { .. } => 0.9,
-                    Via::CompoundParts | Via::Expansion { .. } => 0.8,
-                };
+            .enumerate()
+            .filter(|(i, _)| !(count_only && restricts && subsumed(c, *i)))
+            .map(|(_, a)| {
+                let weight = alternative_weight(&a.via);
                 let all: Vec<(Occur, Box<dyn Query>)> =
                     a.terms.iter().map(|t| (Occur::Must, term_query(t, weight / a.terms.len() as f32))).collect();
                 (Occur::Should, Box::new(BooleanQuery::new(all)) as Box<dyn Query>)
             })
             .collect();
         let q: Box<dyn Query> = Box::new(BooleanQuery::new(alternatives));
-        if plan.restricts(c) {
+        if restricts {
             required.push(q);
         } else {
             ranking.push((Occur::Should, q));
         }
     }
     for t in &plan.optional_terms {
-        ranking.push((Occur::Should, term_query(t, 0.5)));
+        ranking.push((Occur::Should, term_query(t, OPTIONAL_TERM_WEIGHT)));
     }
     PlanClauses { required, ranking }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::without_infix_zu;
+    use super::{Alternative, Concept, Via, subsumed, without_infix_zu};
+
+    #[test]
+    fn an_alternative_holding_all_of_anothers_terms_is_implied_by_it_and_of_equal_ones_the_later() {
+        let alt = |terms: &[&str]| Alternative { terms: terms.iter().map(|t| t.to_string()).collect(), via: Via::Word };
+        let c = Concept {
+            word: "Akteneinsicht".into(),
+            alternatives: vec![
+                alt(&["akteneinsicht"]),
+                alt(&["akteneinsicht", "beteiligt"]),
+                alt(&["akte", "einsicht"]),
+                alt(&["einsicht", "akte"]),
+            ],
+            exact: false,
+        };
+        let implied: Vec<bool> = (0..4).map(|i| subsumed(&c, i)).collect();
+        assert_eq!(implied, [false, true, false, true]);
+    }
 
     #[test]
     fn a_zu_infinitive_of_a_separable_verb_loses_its_zu_and_nothing_else_does() {

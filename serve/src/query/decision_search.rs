@@ -21,9 +21,12 @@ use tantivy::query::{BooleanQuery, Occur, PhraseQuery, Query, TermQuery};
 use tantivy::schema::{IndexRecordOption, Term, Value as _};
 use tantivy::{DocAddress, DocId, Score, Searcher, SegmentOrdinal, SegmentReader, TantivyDocument};
 
-/// The distinct decisions among every passage matching `q`, each with its date
-/// (`YYYYMMDD`, from the index's fast field; None when undated), in index order.
-pub(crate) fn matching_decisions(searcher: &Searcher, q: &dyn Query) -> Result<Vec<(u64, Option<i64>)>, ToolError> {
+/// A matching decision: its row id and its date (`YYYYMMDD`, from the index's fast field;
+/// None when undated).
+pub(crate) type MatchedDecision = (u64, Option<i64>);
+
+/// The distinct decisions among every passage matching `q`, in index order.
+pub(crate) fn matching_decisions(searcher: &Searcher, q: &dyn Query) -> Result<Vec<MatchedDecision>, ToolError> {
     Ok(searcher.search(q, &MatchingDecisions)?)
 }
 
@@ -132,39 +135,90 @@ pub(crate) const SNIPPETS_PER_ROW: usize = 2;
 /// from the fast field, so no stored document is read here; callers load only the passages
 /// of the rows they show.
 pub(crate) fn ranked_hits(searcher: &Searcher, q: &dyn Query, want: usize) -> Result<Vec<Hit>, ToolError> {
-    let mut limit = (want * 8).max(50);
+    ranked_hits_from(searcher, q, want, first_limit(want))
+}
+
+/// [`ranked_hits`] of the match's ranking query and every matching decision, in one pass over
+/// the matching passages: the ranking query matches exactly what the count query matches (the
+/// clauses only it has are optional beside required ones), so its walk counts them too.
+pub(crate) fn ranked_hits_and_decisions(
+    searcher: &Searcher,
+    m: &TextMatch,
+    want: usize,
+) -> Result<(Vec<Hit>, Vec<MatchedDecision>), ToolError> {
+    let limit = first_limit(want);
+    let (top, decisions) =
+        searcher.search(&m.query, &(TopDocs::with_limit(limit).order_by_score(), MatchingDecisions))?;
+    let exhausted = top.len() < limit;
+    let hits = hits_of(searcher, top)?;
+    if hits.len() >= want || exhausted {
+        return Ok((hits, decisions));
+    }
+    Ok((ranked_hits_from(searcher, &m.query, want, limit * 4)?, decisions))
+}
+
+/// How many top passages are read first: a decision often has several among them.
+fn first_limit(want: usize) -> usize {
+    (want * 8).max(50)
+}
+
+fn ranked_hits_from(searcher: &Searcher, q: &dyn Query, want: usize, mut limit: usize) -> Result<Vec<Hit>, ToolError> {
     loop {
         let top = searcher.search(q, &TopDocs::with_limit(limit).order_by_score())?;
         let exhausted = top.len() < limit;
-        let mut columns = BTreeMap::new();
-        let mut hits: Vec<Hit> = Vec::new();
-        let mut index_of: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
-        for (score, addr) in top {
-            let col = match columns.entry(addr.segment_ord) {
-                std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
-                std::collections::btree_map::Entry::Vacant(e) => e.insert(
-                    searcher
-                        .segment_reader(addr.segment_ord)
-                        .fast_fields()
-                        .u64("decision_id")
-                        .map_err(ToolError::internal)?,
-                ),
-            };
-            let Some(did) = col.first(addr.doc_id) else { continue };
-            match index_of.get(&did) {
-                Some(&i) if hits[i].passages.len() < SNIPPETS_PER_ROW => hits[i].passages.push(addr),
-                Some(_) => {}
-                None => {
-                    index_of.insert(did, hits.len());
-                    hits.push(Hit { decision_id: did, score, passages: vec![addr] });
-                }
-            }
-        }
+        let hits = hits_of(searcher, top)?;
         if hits.len() >= want || exhausted || limit >= 20_000 {
             return Ok(hits);
         }
         limit *= 4;
     }
+}
+
+/// Top passages → decisions in order of their best passage, each with its best passages.
+fn hits_of(searcher: &Searcher, top: Vec<(Score, DocAddress)>) -> Result<Vec<Hit>, ToolError> {
+    let mut columns = BTreeMap::new();
+    let mut hits: Vec<Hit> = Vec::new();
+    let mut index_of: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+    for (score, addr) in top {
+        let col = match columns.entry(addr.segment_ord) {
+            std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::btree_map::Entry::Vacant(e) => e.insert(
+                searcher
+                    .segment_reader(addr.segment_ord)
+                    .fast_fields()
+                    .u64("decision_id")
+                    .map_err(ToolError::internal)?,
+            ),
+        };
+        let Some(did) = col.first(addr.doc_id) else { continue };
+        match index_of.get(&did) {
+            Some(&i) if hits[i].passages.len() < SNIPPETS_PER_ROW => hits[i].passages.push(addr),
+            Some(_) => {}
+            None => {
+                index_of.insert(did, hits.len());
+                hits.push(Hit { decision_id: did, score, passages: vec![addr] });
+            }
+        }
+    }
+    Ok(hits)
+}
+
+/// Whether any live passage matches `q`: stops at the first (no collector walks every match).
+fn matches_any(searcher: &Searcher, q: &dyn Query) -> Result<bool, ToolError> {
+    use tantivy::query::EnableScoring;
+    let weight = q.weight(EnableScoring::disabled_from_searcher(searcher))?;
+    for reader in searcher.segment_readers() {
+        let mut scorer = weight.scorer(reader, 1.0)?;
+        let alive = reader.alive_bitset();
+        let mut doc = scorer.doc();
+        while doc != tantivy::TERMINATED {
+            if alive.is_none_or(|a| a.is_alive(doc)) {
+                return Ok(true);
+            }
+            doc = scorer.advance();
+        }
+    }
+    Ok(false)
 }
 
 /// The snippet of one passage (its text is stored with it in the decisions index).
@@ -214,7 +268,7 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Searc
     let mut answer =
         SearchDecisionsAnswer::unpaged(Some(query.clone()), &filters, a, expansion.report(), SearchMode::Keyword);
 
-    let (q, words, citation, match_mode, ids) = match match_query(g, query, &filters, a.expand_query)? {
+    let m = match match_query(g, query, &filters, a.expand_query)? {
         QueryMatch::Identifier { mode, decisions: mut found } => {
             sort_decisions(&mut found, sort);
             let total = found.len();
@@ -232,22 +286,21 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Searc
             finish_page(g, &filters, &mut answer, total, IDENTIFIER_BASIS, rows)?;
             return Ok(answer);
         }
-        QueryMatch::Text { query, words, citation, match_mode, ids, plan } => {
-            if let Some(plan) = plan {
-                answer.query_expansion = plan.expansion.report();
-                answer.query_analysis = Some(plan.report());
-            }
-            (query, words, citation, match_mode, ids)
-        }
+        QueryMatch::Text(m) => m,
     };
+    if let Some(plan) = &m.plan {
+        answer.query_expansion = plan.expansion.report();
+        answer.query_analysis = Some(plan.report());
+    }
     let f = g.decision_fields;
     let searcher = g.decisions_reader.searcher();
-    let total = ids.len();
-    let mut gen_ = Highlighter::new(&words);
+    let mut gen_ = Highlighter::new(&m.words);
     let mut rows = Vec::new();
     let start = (page - 1) * size;
+    let total;
     if sort != DecisionSort::Relevance {
-        let mut ordered = ids.clone();
+        let mut ordered = m.decisions(&searcher)?;
+        total = ordered.len();
         if sort == DecisionSort::Date {
             ordered.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         } else {
@@ -264,7 +317,7 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Searc
             })
             .collect();
         let within = BooleanQuery::new(vec![
-            (Occur::Must, Box::new(q.clone()) as Box<dyn Query>),
+            (Occur::Must, Box::new(m.query.clone()) as Box<dyn Query>),
             (Occur::Must, Box::new(BooleanQuery::new(id_filter))),
         ]);
         let hits = if page_ids.is_empty() { Vec::new() } else { ranked_hits(&searcher, &within, page_ids.len())? };
@@ -280,7 +333,9 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Searc
             });
         }
     } else {
-        let hits = ranked_hits(&searcher, &q, start + size)?;
+        // Ranked and counted in one pass over the matching passages.
+        let (hits, decisions) = ranked_hits_and_decisions(&searcher, &m, start + size)?;
+        total = decisions.len();
         for h in hits.into_iter().skip(start).take(size) {
             let d = decision_by_id(g, h.decision_id as i64)?;
             let snippets = passage_snippets(&mut gen_, g, &searcher, &h.passages)?;
@@ -292,14 +347,14 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Searc
             });
         }
     }
-    answer.mode = if citation { SearchMode::ExactCitation } else { SearchMode::Keyword };
-    if citation {
+    answer.mode = if m.citation { SearchMode::ExactCitation } else { SearchMode::Keyword };
+    if m.citation {
         answer.mode_note = Some(
             "The query is a § / Art. citation throughout, so it was matched as a citation (its words in order), not as loose words.",
         );
     }
-    answer.match_mode = Some(match_mode);
-    finish_page(g, &filters, &mut answer, total, text_basis(citation, match_mode), rows)?;
+    answer.match_mode = Some(m.match_mode);
+    finish_page(g, &filters, &mut answer, total, text_basis(m.citation, m.match_mode), rows)?;
     answer.scope = Some("court decisions only; laws are searched by search_laws");
     Ok(answer)
 }
@@ -412,17 +467,31 @@ pub(crate) fn text_basis(citation: bool, match_mode: MatchMode) -> &'static str 
 pub(crate) enum QueryMatch {
     /// The query is one Aktenzeichen or ECLI throughout: looked up exactly, then filtered.
     Identifier { mode: SearchMode, decisions: Vec<Decision> },
-    /// Words or a § citation: every matching decision (id, date number) under the filters,
-    /// with the index query that found them (callers reuse it to pick snippets).
-    Text {
-        query: BooleanQuery,
-        words: Vec<String>,
-        citation: bool,
-        match_mode: MatchMode,
-        ids: Vec<(u64, Option<i64>)>,
-        /// How the words were analysed (None for a § citation, which is matched as printed).
-        plan: Option<Box<QueryPlan>>,
-    },
+    /// Words or a § citation, matched in the passages under the filters.
+    Text(TextMatch),
+}
+
+/// How words or a § citation match: the index queries that rank and count, and how the words
+/// were read. The matching decisions are read by the caller, with the ranking where it ranks.
+pub(crate) struct TextMatch {
+    /// Ranks the passages. It matches exactly the passages [`Self::count_query`] matches: the
+    /// clauses only it has are optional beside required ones.
+    pub query: BooleanQuery,
+    /// Decides the set: the ranking query without the clauses that only rank, so a count
+    /// does not walk them.
+    pub count_query: BooleanQuery,
+    pub words: Vec<String>,
+    pub citation: bool,
+    pub match_mode: MatchMode,
+    /// How the words were analysed (None for a § citation, which is matched as printed).
+    pub plan: Option<Box<QueryPlan>>,
+}
+
+impl TextMatch {
+    /// Every matching decision (id, date number), in index order.
+    pub(crate) fn decisions(&self, searcher: &Searcher) -> Result<Vec<MatchedDecision>, ToolError> {
+        matching_decisions(searcher, &self.count_query)
+    }
 }
 
 /// The matching of `search_decisions`, shared with `get_case_statistics` so a count and a
@@ -465,15 +534,14 @@ pub(crate) fn match_query(
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(phrase))];
         clauses.extend(filters.clauses(g));
         let q = BooleanQuery::new(clauses);
-        let ids = matching_decisions(&searcher, &q)?;
-        return Ok(QueryMatch::Text {
-            query: q,
+        return Ok(QueryMatch::Text(TextMatch {
+            query: q.clone(),
+            count_query: q,
             words,
             citation,
             match_mode: MatchMode::CitationWordsInOrder,
-            ids,
             plan: None,
-        });
+        }));
     }
     let plan = QueryPlan::analyse(query, &Vocabulary::new(&searcher, vec![f.text, f.heading]), expand);
     if plan.concepts.is_empty() {
@@ -484,16 +552,17 @@ pub(crate) fn match_query(
     }
     let fields = [(f.text, 1.0f32), (f.heading, 2.0)];
     let mut match_mode = MatchMode::AllTermsInOnePassage;
-    let mut q = plan_query(&plan, &fields, Occur::Must, filters.clauses(g));
-    let mut ids = matching_decisions(&searcher, &plan_match_query(&plan, &fields, Occur::Must, filters.clauses(g)))?;
-    if ids.is_empty() && plan.concepts.len() > 1 {
-        q = plan_query(&plan, &fields, Occur::Should, filters.clauses(g));
-        ids = matching_decisions(&searcher, &plan_match_query(&plan, &fields, Occur::Should, filters.clauses(g)))?;
+    let mut occur = Occur::Must;
+    if plan.concepts.len() > 1 && !matches_any(&searcher, &plan_match_query(&plan, &fields, occur, filters.clauses(g)))?
+    {
+        occur = Occur::Should;
         match_mode = MatchMode::AnyTerm;
     }
+    let query = plan_query(&plan, &fields, occur, filters.clauses(g));
+    let count_query = plan_match_query(&plan, &fields, occur, filters.clauses(g));
     let mut words: Vec<String> = plan.all_terms().into_iter().collect();
     words.extend(plan.optional_terms.iter().cloned());
-    Ok(QueryMatch::Text { query: q, words, citation, match_mode, ids, plan: Some(Box::new(plan)) })
+    Ok(QueryMatch::Text(TextMatch { query, count_query, words, citation, match_mode, plan: Some(Box::new(plan)) }))
 }
 
 /// Fills the page's counts and rows; an empty result under a court or document-type filter also

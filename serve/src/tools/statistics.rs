@@ -38,12 +38,13 @@ pub fn get_case_statistics(g: &Generation, a: GetCaseStatisticsArgs) -> Result<C
                 let keep: HashSet<i64> = decisions.iter().map(|d| d.id).collect();
                 (IDENTIFIER_BASIS, mode, fact_counts(g, Some(&keep))?)
             }
-            QueryMatch::Text { citation, match_mode, ids, .. } => {
+            QueryMatch::Text(m) => {
+                let ids = m.decisions(&g.decisions_reader.searcher())?;
                 let keep: HashSet<i64> = ids.iter().map(|(id, _)| *id as i64).collect();
-                text_match_mode = Some(match_mode);
+                text_match_mode = Some(m.match_mode);
                 (
-                    text_basis(citation, match_mode),
-                    if citation { SearchMode::ExactCitation } else { SearchMode::Keyword },
+                    text_basis(m.citation, m.match_mode),
+                    if m.citation { SearchMode::ExactCitation } else { SearchMode::Keyword },
                     fact_counts(g, Some(&keep))?,
                 )
             }
