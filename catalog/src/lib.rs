@@ -413,6 +413,13 @@ impl Catalog {
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
+    /// The raw copies (`raw_path`) some document's last good copy is, over every source.
+    pub fn live_raw_paths(&self) -> Result<std::collections::HashSet<String>> {
+        let mut stmt = self.conn.prepare("SELECT DISTINCT raw_path FROM documents")?;
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// Fetch outcomes of one run, counted by status.
     pub fn fetch_counts(&self, run_id: i64) -> Result<Vec<(String, i64)>> {
         let mut stmt = self

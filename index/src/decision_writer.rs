@@ -205,7 +205,7 @@ pub fn write(
     let mut ins_fn =
         conn.prepare("INSERT INTO decision_file_numbers (fn_norm, file_number, decision_id) VALUES (?1, ?2, ?3)")?;
     let mut binder = LawBinder::default();
-    let mut tally = Derived::default();
+    let mut derived = Derived::default();
     for rec in decision_stage::read_records(data_dir)? {
         let mut rec: DecisionRecord = rec?;
         let id =
@@ -217,7 +217,7 @@ pub fn write(
         let court_id = rec.court.as_ref().and_then(|c| court_ids.get(&c.name));
         // The Normenkette tokens that count for this decision (`cited_norm`, `decision_norm_ids`).
         let (norms, stored) =
-            write_citations(conn, &mut binder, &mut tally, id, &cites, m.date.as_deref(), &citations.row_ids)?;
+            write_citations(conn, &mut binder, &mut derived, id, &cites, m.date.as_deref(), &citations.row_ids)?;
         let docs = passage_docs(f, id as u64, &rec, Some(&cites), &norms);
         let index_key = docs_key(&docs);
         // The text is not read after this: it moves into the body instead of being copied.
@@ -287,7 +287,7 @@ pub fn write(
     count_holdings(conn)?;
     counts.courts_held = citations.held_courts.len() as u64;
     counts.edges = check_edges(conn, &citations)?;
-    write_citing_tally(conn, &tally)?;
+    write_citing_counts(conn, &derived)?;
     write_coverage_measured(data_dir, conn, &held_sources)?;
     Ok(counts)
 }
@@ -554,7 +554,7 @@ struct Derived {
 fn write_citations(
     conn: &Connection,
     binder: &mut LawBinder,
-    tally: &mut Derived,
+    derived: &mut Derived,
     id: i64,
     c: &DecisionCitations,
     decided: Option<&str>,
@@ -595,10 +595,10 @@ fn write_citations(
         }));
     }
     for law in laws_bound {
-        *tally.laws.entry(law).or_default() += 1;
+        *derived.laws.entry(law).or_default() += 1;
     }
     for (law, section) in sections_bound {
-        *tally.sections.entry((law, section.to_string())).or_default() += 1;
+        *derived.sections.entry((law, section.to_string())).or_default() += 1;
     }
     // Edges: one per distinct cited decision, `procedural` if any of its citations is.
     let mut edges: BTreeMap<i64, (i64, bool)> = BTreeMap::new();
@@ -649,8 +649,8 @@ fn write_citations(
         .prepare_cached("INSERT INTO decision_norm_ids (decision_id, norm_id, from_norm_field) VALUES (?1, ?2, ?3)")?;
     let mut written = BTreeSet::new();
     for n in &norms {
-        let next = tally.norm_ids.len() as i64 + 1;
-        let norm_id = *tally.norm_ids.entry(n.clone()).or_insert_with(|| next);
+        let next = derived.norm_ids.len() as i64 + 1;
+        let norm_id = *derived.norm_ids.entry(n.clone()).or_insert_with(|| next);
         if norm_id == next {
             ins_token.execute(params![norm_id, n])?;
         }
@@ -663,14 +663,14 @@ fn write_citations(
 
 /// `law_citing` and `section_citing`: how many held decisions cite each law and each section
 /// (bound citations only), the statute search's prior for which § practice treats as on point.
-fn write_citing_tally(conn: &Connection, tally: &Derived) -> Result<()> {
+fn write_citing_counts(conn: &Connection, derived: &Derived) -> Result<()> {
     let mut ins = conn.prepare("INSERT INTO law_citing (law_id, decisions) VALUES (?1, ?2)")?;
-    for (law, n) in &tally.laws {
+    for (law, n) in &derived.laws {
         ins.execute(params![law, *n as i64])?;
     }
     conn.execute_batch("CREATE TEMP TABLE cited_sections (law_id INTEGER, section TEXT, decisions INTEGER)")?;
     let mut ins = conn.prepare("INSERT INTO temp.cited_sections (law_id, section, decisions) VALUES (?1, ?2, ?3)")?;
-    for ((law, section), n) in &tally.sections {
+    for ((law, section), n) in &derived.sections {
         ins.execute(params![law, section, *n as i64])?;
     }
     // A section key ignores the unit: every row of the law holding the cited key gets its count.

@@ -67,6 +67,10 @@ struct Args {
     /// Fetch only the first N documents of each toc (for trials).
     #[arg(long)]
     limit: Option<usize>,
+    /// Keep raw copies that a later good copy of the same document replaced (by default they
+    /// are removed after the run: nothing reads them).
+    #[arg(long)]
+    keep_superseded_raw: bool,
 }
 
 fn main() {
@@ -88,6 +92,14 @@ fn main() {
         toc_bytes: args.max_toc_bytes,
         document_bytes: args.max_document_bytes,
         dump_bytes: args.max_dump_bytes,
+    };
+    // Held until the run ends: no removal of superseded copies runs meanwhile.
+    let raw_lock = match ingest::raw::RawLock::shared(&args.data_dir) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("ingest: {e:#}");
+            std::process::exit(1);
+        }
     };
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
     let code = rt.block_on(async {
@@ -121,6 +133,18 @@ fn main() {
         }
         worst
     });
+    drop(raw_lock);
+    if !args.keep_superseded_raw && args.data_dir.join("catalog.sqlite").is_file() {
+        match ingest::raw::remove_superseded(&args.data_dir) {
+            Ok(Some(c)) => println!(
+                "ingest raw: {} superseded copies removed ({:.1} MB); every document's last good copy kept",
+                c.files,
+                c.bytes as f64 / 1e6
+            ),
+            Ok(None) => println!("ingest raw: another ingest run is under way; superseded copies left for a later run"),
+            Err(e) => eprintln!("ingest raw: superseded copies not removed: {e:#}"),
+        }
+    }
     std::process::exit(code);
 }
 

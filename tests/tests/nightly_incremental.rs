@@ -84,6 +84,24 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     write_gz_lines(&dump, &lines);
     let before_id = legal_tests::current_id(&data);
     let log = stages(&data, &mirror.base_url(), &dump, true);
+    // Yesterday's dump was replaced by today's: its copy is gone, and every document's last
+    // good copy (the statutes', today's dump) is still there.
+    assert!(log.contains("ingest raw: 1 superseded copies removed"), "{log}");
+    let dumps_held: Vec<_> = std::fs::read_dir(data.join("raw/oldp"))
+        .unwrap()
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .flat_map(|shard| std::fs::read_dir(shard.path()).unwrap().flatten().map(|f| f.path()))
+        .collect();
+    assert_eq!(dumps_held.len(), 1, "{dumps_held:?}");
+    let catalog = catalog::Catalog::open(&data).unwrap();
+    for source in ["gii", "oldp"] {
+        let docs = catalog.documents(source).unwrap();
+        assert!(!docs.is_empty(), "{source}");
+        for d in docs {
+            assert!(data.join(&d.raw_path).is_file(), "{source} {}: last good copy {} removed", d.key, d.raw_path);
+        }
+    }
     assert_eq!(
         count_before(&log, "normalised,"),
         changed_ids.len(),

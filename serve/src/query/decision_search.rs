@@ -162,6 +162,8 @@ fn first_limit(want: usize) -> usize {
     (want * 8).max(50)
 }
 
+/// [`ranked_hits`] from the top `limit` passages, four times as many until `want` decisions
+/// are found, every match is read, or 20,000 passages are.
 fn ranked_hits_from(searcher: &Searcher, q: &dyn Query, want: usize, mut limit: usize) -> Result<Vec<Hit>, ToolError> {
     loop {
         let top = searcher.search(q, &TopDocs::with_limit(limit).order_by_score())?;
