@@ -163,7 +163,7 @@ pub fn load_table(conn: &Connection, texts: &TextPacks) -> Result<u64> {
     )?;
     let mut rows = 0;
     for id in ids {
-        for c in decode(&texts.body_of(conn, id)?.citations)? {
+        for c in decode(&texts.citations_of(conn, id)?)? {
             match c {
                 StoredCitation::Law(l) => law.execute(params![
                     id,

@@ -210,7 +210,7 @@ impl Generation {
     /// The citations of the decision with row id `decision_id`, in the order the scanner
     /// found them (laws, then cases).
     pub fn decision_citations(&self, decision_id: i64) -> Result<Vec<crate::citation_rows::StoredCitation>> {
-        crate::citation_rows::decode(&self.decision_body(decision_id)?.citations)
+        crate::citation_rows::decode(&self.store.with(|c| self.texts.citations_of(c, decision_id))?)
     }
 }
 

@@ -59,9 +59,21 @@ impl DecisionBody {
     }
 
     fn decode(bytes: &[u8]) -> Result<DecisionBody> {
+        let [text, sections, randnummern, citations] = Self::parts(bytes)?.map(utf8);
+        Ok(DecisionBody { text: text?, sections: sections?, randnummern: randnummern?, citations: citations? })
+    }
+
+    /// The citations part alone (the text is neither copied nor checked).
+    fn decode_citations(bytes: &[u8]) -> Result<String> {
+        let [.., citations] = Self::parts(bytes)?;
+        utf8(citations)
+    }
+
+    /// The four length-prefixed parts of an encoded body, checked to fill it exactly.
+    fn parts(bytes: &[u8]) -> Result<[&[u8]; 4]> {
         let mut rest = bytes;
-        let mut parts = Vec::with_capacity(4);
-        for _ in 0..4 {
+        let mut parts: [&[u8]; 4] = [&[]; 4];
+        for part in &mut parts {
             if rest.len() < 4 {
                 bail!("decision body truncated");
             }
@@ -70,18 +82,18 @@ impl DecisionBody {
             if rest.len() < n {
                 bail!("decision body truncated");
             }
-            parts.push(String::from_utf8(rest[..n].to_vec()).context("decision body is not UTF-8")?);
+            *part = &rest[..n];
             rest = &rest[n..];
         }
         if !rest.is_empty() {
             bail!("decision body has {} trailing bytes", rest.len());
         }
-        let citations = parts.pop().expect("4 parts");
-        let randnummern = parts.pop().expect("4 parts");
-        let sections = parts.pop().expect("4 parts");
-        let text = parts.pop().expect("4 parts");
-        Ok(DecisionBody { text, sections, randnummern, citations })
+        Ok(parts)
     }
+}
+
+fn utf8(part: &[u8]) -> Result<String> {
+    String::from_utf8(part.to_vec()).context("decision body is not UTF-8")
 }
 
 /// Where a body's frame is: the pack's id in `text_packs`, the frame's offset and length.
@@ -350,22 +362,36 @@ impl TextPacks {
 
     /// The body at `r`.
     pub fn read(&self, r: TextRef) -> Result<DecisionBody> {
-        let file = self.files.get(&r.pack).with_context(|| format!("text pack {} is not listed", r.pack))?;
-        let mut frame = vec![0u8; r.bytes as usize];
-        file.read_exact_at(&mut frame, r.offset).context("reading a decision body")?;
-        DecisionBody::decode(&decompress(&frame)?)
+        DecisionBody::decode(&self.frame(r)?)
     }
 
     /// The body of the decision with row id `decision_id`.
     pub fn body_of(&self, conn: &Connection, decision_id: i64) -> Result<DecisionBody> {
-        let r = conn
-            .prepare_cached("SELECT text_pack, text_offset, text_bytes FROM decisions WHERE id = ?1")?
-            .query_row([decision_id], |r| {
-                Ok(TextRef { pack: r.get(0)?, offset: r.get::<_, i64>(1)? as u64, bytes: r.get::<_, i64>(2)? as u64 })
-            })
-            .with_context(|| format!("decision {decision_id} is not held"))?;
-        self.read(r)
+        self.read(text_ref(conn, decision_id)?)
     }
+
+    /// The citations part of the body of the decision with row id `decision_id`
+    /// ([`crate::citation_rows`]), without copying its text.
+    pub fn citations_of(&self, conn: &Connection, decision_id: i64) -> Result<String> {
+        DecisionBody::decode_citations(&self.frame(text_ref(conn, decision_id)?)?)
+    }
+
+    /// The decompressed frame at `r`.
+    fn frame(&self, r: TextRef) -> Result<Vec<u8>> {
+        let file = self.files.get(&r.pack).with_context(|| format!("text pack {} is not listed", r.pack))?;
+        let mut frame = vec![0u8; r.bytes as usize];
+        file.read_exact_at(&mut frame, r.offset).context("reading a decision body")?;
+        decompress(&frame)
+    }
+}
+
+/// Where the body of the decision with row id `decision_id` is.
+fn text_ref(conn: &Connection, decision_id: i64) -> Result<TextRef> {
+    conn.prepare_cached("SELECT text_pack, text_offset, text_bytes FROM decisions WHERE id = ?1")?
+        .query_row([decision_id], |r| {
+            Ok(TextRef { pack: r.get(0)?, offset: r.get::<_, i64>(1)? as u64, bytes: r.get::<_, i64>(2)? as u64 })
+        })
+        .with_context(|| format!("decision {decision_id} is not held"))
 }
 
 #[cfg(test)]
@@ -386,6 +412,7 @@ mod tests {
         let b = body("Tenor: Die Klage wird abgewiesen. Äöü ß");
         let e = b.encode();
         assert_eq!(DecisionBody::decode(&e).unwrap(), b);
+        assert_eq!(DecisionBody::decode_citations(&e).unwrap(), b.citations);
         assert!(DecisionBody::decode(&e[..e.len() - 1]).is_err());
         let mut longer = e.clone();
         longer.push(0);

@@ -555,13 +555,13 @@ pub(crate) fn match_query(
     let fields = [(f.text, 1.0f32), (f.heading, 2.0)];
     let mut match_mode = MatchMode::AllTermsInOnePassage;
     let mut occur = Occur::Must;
-    if plan.concepts.len() > 1 && !matches_any(&searcher, &plan_match_query(&plan, &fields, occur, filters.clauses(g)))?
-    {
+    let mut count_query = plan_match_query(&plan, &fields, occur, filters.clauses(g));
+    if plan.concepts.len() > 1 && !matches_any(&searcher, &count_query)? {
         occur = Occur::Should;
         match_mode = MatchMode::AnyTerm;
+        count_query = plan_match_query(&plan, &fields, occur, filters.clauses(g));
     }
     let query = plan_query(&plan, &fields, occur, filters.clauses(g));
-    let count_query = plan_match_query(&plan, &fields, occur, filters.clauses(g));
     let mut words: Vec<String> = plan.all_terms().into_iter().collect();
     words.extend(plan.optional_terms.iter().cloned());
     Ok(QueryMatch::Text(TextMatch { query, count_query, words, citation, match_mode, plan: Some(Box::new(plan)) }))
