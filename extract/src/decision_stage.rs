@@ -105,13 +105,59 @@ pub fn read_manifest(data_dir: &Path) -> Result<Option<DecisionsManifest>> {
 /// (the rest of each line, the text included, is skipped, not kept); a line that is not a
 /// decision is an error naming the file and the line.
 pub fn read_decision_parts<T: serde::de::DeserializeOwned>(data_dir: &Path) -> Result<impl Iterator<Item = Result<T>>> {
+    Ok(read_located_parts(data_dir)?.map(|r| r.map(|(_, part)| part)))
+}
+
+/// Where a decision's line is in `decisions.jsonl`: its byte offset and length (the newline
+/// included), for [`read_line_at`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineSpan {
+    pub offset: u64,
+    pub len: usize,
+}
+
+/// [`read_decision_parts`], each part with where its line is.
+pub fn read_located_parts<T: serde::de::DeserializeOwned>(
+    data_dir: &Path,
+) -> Result<impl Iterator<Item = Result<(LineSpan, T)>>> {
+    use std::io::BufRead;
     let p = records_path(data_dir);
     let f = std::fs::File::open(&p).with_context(|| format!("cannot open {}", p.display()))?;
-    Ok(std::io::BufReader::with_capacity(1 << 20, f).lines().enumerate().map(move |(i, line)| {
-        let line = line.with_context(|| format!("{}: line {} is unreadable", p.display(), i + 1))?;
-        serde_json::from_str(&line)
-            .with_context(|| format!("{}: line {} is not a decision (rerun `extract`)", p.display(), i + 1))
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, f);
+    let (mut offset, mut line_no, mut line) = (0u64, 0usize, String::new());
+    Ok(std::iter::from_fn(move || {
+        line.clear();
+        line_no += 1;
+        let n = match reader.read_line(&mut line) {
+            Ok(0) => return None,
+            Ok(n) => n,
+            Err(e) => {
+                return Some(Err(
+                    anyhow::Error::new(e).context(format!("{}: line {line_no} is unreadable", p.display()))
+                ));
+            }
+        };
+        let span = LineSpan { offset, len: n };
+        offset += n as u64;
+        Some(
+            serde_json::from_str(&line)
+                .map(|part| (span, part))
+                .with_context(|| format!("{}: line {line_no} is not a decision (rerun `extract`)", p.display())),
+        )
     }))
+}
+
+/// The decision on the line at `span` of `records`, the file at `path` (`decisions.jsonl`,
+/// opened by the caller).
+pub fn read_record_at(records: &std::fs::File, path: &Path, span: LineSpan) -> Result<DecisionRecord> {
+    use std::os::unix::fs::FileExt;
+    let mut buf = vec![0u8; span.len];
+    records
+        .read_exact_at(&mut buf, span.offset)
+        .with_context(|| format!("{} changed while it was read: run the stage again", path.display()))?;
+    serde_json::from_slice(&buf).with_context(|| {
+        format!("{}: the line at byte {} is not a decision (rerun `extract`)", path.display(), span.offset)
+    })
 }
 
 /// Streams the decisions of the last complete run.

@@ -108,9 +108,10 @@ impl CitationsInput {
 }
 
 /// resolve's citations keyed by decision id, for [`write`]; `None` when no decisions are held.
-/// Every line is parsed once here, so a missing, unreadable, truncated or garbled
+/// Every line is read through once here, so a missing, unreadable, truncated or garbled
 /// `citations.jsonl`, or one whose decisions are not exactly those of `decisions.jsonl`, is
-/// an error naming the file (and the line or decision) before anything is built.
+/// an error naming the file (and the line or decision) before anything is built; a line of
+/// JSON that is not a decision's citations fails the build when its decision is written.
 /// `earlier` is every decision of the earlier generation (ext id → row id, index key) and
 /// `earlier_max` its largest row id: they keep row ids stable.
 pub fn read_citations_input(
@@ -137,7 +138,13 @@ pub fn read_citations_input(
             break;
         }
         line_no += 1;
-        let c: DecisionCitations = serde_json::from_str(&line).with_context(|| {
+        // The id is kept; the rest is read through (a line that is not JSON fails here), and
+        // parsed in full when its decision is written.
+        #[derive(serde::Deserialize)]
+        struct LineId {
+            id: String,
+        }
+        let c: LineId = serde_json::from_str(&line).with_context(|| {
             format!(
                 "{}: line {line_no} is not a decision's citations (truncated or garbled? rerun `resolve`)",
                 p.display()

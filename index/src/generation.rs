@@ -721,12 +721,18 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     let mut paths = Vec::new();
     list_files(&tmp, &tmp, &mut paths)?;
     paths.sort();
-    let mut files = Vec::new();
-    for p in paths {
-        let (bytes, sha256) = sha256_file(&p)?;
-        let rel = p.strip_prefix(&tmp).expect("under tmp").to_string_lossy().replace('\\', "/");
-        files.push(FileEntry { path: rel, bytes, sha256 });
-    }
+    // Every file is read and hashed, linked ones too (see `check_linked_files`): on all cores.
+    let files = {
+        use rayon::prelude::*;
+        paths
+            .par_iter()
+            .map(|p| {
+                let (bytes, sha256) = sha256_file(p)?;
+                let rel = p.strip_prefix(&tmp).expect("under tmp").to_string_lossy().replace('\\', "/");
+                Ok(FileEntry { path: rel, bytes, sha256 })
+            })
+            .collect::<Result<Vec<FileEntry>>>()?
+    };
     check_linked_files(&gens, &tmp, &shared, &files)?;
     clock.lap("hash files");
     let manifest = Manifest {

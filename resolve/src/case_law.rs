@@ -52,7 +52,7 @@ pub struct LawRef {
     pub state_law: Option<extract::citations::StateLaw>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CaseRef {
     pub start: usize,
     pub end: usize,
@@ -185,6 +185,7 @@ pub fn file_number_key(s: &str) -> String {
         .collect()
 }
 
+#[derive(Clone)]
 struct Held {
     ext_id: String,
     /// Shared between the decisions of one court.
@@ -222,24 +223,38 @@ pub fn buckets_for_cited_court<'m>(map: &'m coverage_map::CoverageMap, cited: &s
         .collect()
 }
 
-/// Why a citation of `court` (dated `date`) lies outside what we ingest, or None when it lies
-/// inside: a coverage bucket names the court and the date is outside its range, or no bucket
-/// names the court and we hold none of its decisions.
-fn outside_coverage(
+/// What binding needs to know of a printed court, besides the date: the coverage buckets (of
+/// the sources this run ingested) whose court it can name, and whether it can name a court
+/// whose decisions are held.
+#[derive(Debug, Clone)]
+struct PrintedCoverage {
+    buckets: Vec<coverage_map::Bucket>,
+    held: bool,
+}
+
+fn printed_coverage(
     map: &coverage_map::CoverageMap,
     cited: &str,
-    date: Option<&str>,
     courts_held: &[Court],
     sources: &[&str],
-) -> Option<String> {
+) -> PrintedCoverage {
     // Only buckets of sources this run ingested speak for what is held.
-    let buckets: Vec<&coverage_map::Bucket> = buckets_for_cited_court(map, cited)
+    let buckets = buckets_for_cited_court(map, cited)
         .into_iter()
         .filter(|b| b.sources.iter().any(|s| sources.contains(&source_id(s))))
+        .cloned()
         .collect();
+    let held = courts_held.iter().any(|c| cited_court_fits(cited, c) == Some(true));
+    PrintedCoverage { buckets, held }
+}
+
+/// Why a citation of `cited` (dated `date`) lies outside what we ingest, or None when it lies
+/// inside: a coverage bucket names the court and the date is outside its range, or no bucket
+/// names the court and we hold none of its decisions.
+fn outside_coverage(cited: &str, date: Option<&str>, printed: &PrintedCoverage) -> Option<String> {
+    let buckets = &printed.buckets;
     if buckets.is_empty() {
-        let held = courts_held.iter().any(|c| cited_court_fits(cited, c) == Some(true));
-        return (!held).then(|| format!("no coverage bucket names {cited} and no decision of it is held"));
+        return (!printed.held).then(|| format!("no coverage bucket names {cited} and no decision of it is held"));
     }
     let d = date?;
     let inside = buckets.iter().any(|b| b.contains_date(d));
@@ -257,6 +272,48 @@ fn outside_coverage(
             .collect();
         format!("{d} is outside the coverage of {cited} ({})", ranges.join(", "))
     })
+}
+
+/// A run's answers about printed courts, each computed once: a run binds millions of case
+/// citations that print a few thousand distinct courts, and reading a printed court (folding
+/// it, the court table) costs far more than a look-up. Shared by the scanning threads. Valid
+/// for one run only: the answers depend on the courts held and the sources read.
+#[derive(Default)]
+struct PrintedCourts {
+    readable: std::sync::RwLock<HashMap<String, bool>>,
+    /// Keyed by the held court's name, a newline, and the printed court.
+    fits: std::sync::RwLock<HashMap<String, Option<bool>>>,
+    coverage: std::sync::RwLock<HashMap<String, std::sync::Arc<PrintedCoverage>>>,
+}
+
+/// The memoised `f()` for `key` in `memo`.
+fn memoised<V: Clone>(memo: &std::sync::RwLock<HashMap<String, V>>, key: &str, f: impl FnOnce() -> V) -> V {
+    if let Some(v) = memo.read().unwrap_or_else(|e| e.into_inner()).get(key) {
+        return v.clone();
+    }
+    let v = f();
+    memo.write().unwrap_or_else(|e| e.into_inner()).insert(key.to_string(), v.clone());
+    v
+}
+
+impl PrintedCourts {
+    fn readable(&self, printed: &str) -> bool {
+        memoised(&self.readable, printed, || cited_court_readable(printed))
+    }
+
+    fn fits(&self, printed: &str, held: &Court) -> Option<bool> {
+        memoised(&self.fits, &format!("{}\n{printed}", held.name), || cited_court_fits(printed, held))
+    }
+
+    fn coverage(
+        &self,
+        map: &coverage_map::CoverageMap,
+        printed: &str,
+        courts_held: &[Court],
+        sources: &[&str],
+    ) -> std::sync::Arc<PrintedCoverage> {
+        memoised(&self.coverage, printed, || std::sync::Arc::new(printed_coverage(map, printed, courts_held, sources)))
+    }
 }
 
 fn source_id_of_catalog(source: &str) -> &'static str {
@@ -279,9 +336,18 @@ pub enum Narrowed<T> {
 /// printed court that no candidate's court can be compared with says nothing and keeps all.
 /// Shared by `resolve` and the citation checker, so both bind a citation the same way.
 pub fn narrow_by_court<T>(cands: Vec<T>, printed: Option<&str>, court_of: impl Fn(&T) -> Option<Court>) -> Narrowed<T> {
+    narrow_by_court_with(cands, printed, |t, printed| court_of(t).and_then(|c| cited_court_fits(printed, &c)))
+}
+
+/// [`narrow_by_court`] with `fits(candidate, printed)` answering whether the printed court can
+/// be the candidate's (None: cannot be compared).
+fn narrow_by_court_with<T>(
+    cands: Vec<T>,
+    printed: Option<&str>,
+    fits: impl Fn(&T, &str) -> Option<bool>,
+) -> Narrowed<T> {
     let Some(printed) = printed else { return Narrowed::Left(cands) };
-    let fits: Vec<Option<bool>> =
-        cands.iter().map(|t| court_of(t).and_then(|c| cited_court_fits(printed, &c))).collect();
+    let fits: Vec<Option<bool>> = cands.iter().map(|t| fits(t, printed)).collect();
     if fits.iter().all(Option::is_none) {
         return Narrowed::Left(cands);
     }
@@ -353,17 +419,14 @@ struct HeldIndex {
     courts_held: Vec<Court>,
     sources: Vec<&'static str>,
     coverage: coverage_map::CoverageMap,
+    printed_courts: PrintedCourts,
 }
 
 /// Binds one case citation of decision `me` (its court and date given).
 fn bind(
     c: &CitedCase<'_>,
     me: &Held,
-    by_fn: &HashMap<String, Vec<usize>>,
-    held: &[Held],
-    courts_held: &[Court],
-    sources: &[&str],
-    coverage: &coverage_map::CoverageMap,
+    ix: &HeldIndex,
 ) -> (CaseCitationStatus, Option<usize>, Vec<usize>, Option<WithheldReason>, Option<String>) {
     let key = match c.kind {
         CaseKind::FileNumber | CaseKind::EuCase | CaseKind::EcthrApplication => c.file_number.map(file_number_key),
@@ -382,17 +445,21 @@ fn bind(
         );
     };
     // The printed court, when it is one we can read (`OVG NRW`, `BVerwG`, `VG`).
-    let cited_court = c.court.filter(|raw| cited_court_readable(raw));
-    let mut cands: Vec<usize> = by_fn.get(&key).cloned().unwrap_or_default();
+    let cited_court = c.court.filter(|raw| ix.printed_courts.readable(raw));
+    let mut cands: Vec<usize> = ix.by_fn.get(&key).cloned().unwrap_or_default();
     if cands.is_empty() {
-        return match cited_court.and_then(|ct| outside_coverage(coverage, ct, c.date, courts_held, sources)) {
+        let outside = cited_court.and_then(|ct| {
+            outside_coverage(ct, c.date, &ix.printed_courts.coverage(&ix.coverage, ct, &ix.courts_held, &ix.sources))
+        });
+        return match outside {
             Some(why) => (CaseCitationStatus::UnresolvedOutOfCoverage, None, Vec::new(), None, Some(why)),
             None => (CaseCitationStatus::UnresolvedNoMatch, None, Vec::new(), None, None),
         };
     }
     // Narrow by the printed court, then by the printed date.
-    let court_of = |&i: &usize| held[i].court.as_deref().cloned();
-    cands = match narrow_by_court(cands, cited_court, court_of) {
+    let held = &ix.held;
+    let fits = |&i: &usize, printed: &str| held[i].court.as_deref().and_then(|c| ix.printed_courts.fits(printed, c));
+    cands = match narrow_by_court_with(cands, cited_court, fits) {
         Narrowed::Left(left) => left,
         Narrowed::Contradicted(all) => {
             return (CaseCitationStatus::UnresolvedNoMatch, None, all, Some(WithheldReason::CourtContradicts), None);
@@ -519,18 +586,19 @@ pub fn read_citing_counts(data_dir: &Path) -> Result<HashMap<String, u32>> {
 }
 
 /// Pass 1: the held index, from every decision's head (no texts kept).
-fn read_heads(data_dir: &Path, basis: &str) -> Result<(HeldIndex, Vec<String>)> {
+fn read_heads(data_dir: &Path, basis: &str) -> Result<(HeldIndex, Vec<(String, decision_stage::LineSpan)>)> {
     let mut ix = HeldIndex {
         held: Vec::new(),
         by_fn: HashMap::new(),
         courts_held: Vec::new(),
         sources: Vec::new(),
         coverage: coverage_map::shipped(),
+        printed_courts: PrintedCourts::default(),
     };
     let mut keys = Vec::new();
     let mut court_arcs: HashMap<String, std::sync::Arc<Court>> = HashMap::new();
-    for (i, h) in decision_stage::read_decision_parts::<DecisionHead>(data_dir)?.enumerate() {
-        let h = h?;
+    for (i, h) in decision_stage::read_located_parts::<DecisionHead>(data_dir)?.enumerate() {
+        let (span, h) = h?;
         let ecli = h.doc.meta.ecli.as_deref().map(|e| format!("ECLI={}", file_number_key(e)));
         for key in h.doc.meta.file_numbers.iter().map(|f| file_number_key(f)).chain(ecli) {
             let e = ix.by_fn.entry(key).or_default();
@@ -553,7 +621,7 @@ fn read_heads(data_dir: &Path, basis: &str) -> Result<(HeldIndex, Vec<String>)> 
                 })
                 .clone()
         });
-        keys.push(scan_key(basis, &h.input_sha));
+        keys.push((scan_key(basis, &h.input_sha), span));
         ix.held.push(Held { ext_id: h.id, court, date: h.doc.meta.date });
     }
     Ok((ix, keys))
@@ -671,14 +739,79 @@ fn scan_decision(r: &DecisionRecord, key: String) -> DecisionCitations {
 fn bind_cases(d: &mut DecisionCitations, i: usize, ix: &HeldIndex) {
     let me = &ix.held[i];
     for c in &mut d.cases {
-        let (status, target, cands, withheld, note) =
-            bind(&CitedCase::from(&*c), me, &ix.by_fn, &ix.held, &ix.courts_held, &ix.sources, &ix.coverage);
+        let (status, target, cands, withheld, note) = bind(&CitedCase::from(&*c), me, ix);
         c.status = status;
         c.target = target.map(|t| ix.held[t].ext_id.clone());
         c.candidates = cands.iter().map(|&t| ix.held[t].ext_id.clone()).collect();
         c.withheld = withheld;
         c.note = note;
     }
+}
+
+/// One decision's line of this run's `citations.jsonl`.
+enum Line {
+    /// Scanned now, or reused with bindings that changed: serialised anew.
+    Written(DecisionCitations),
+    /// The earlier run's line, byte for byte: its scan is reused and binding it anew changed
+    /// nothing. `laws` counts its law citations; `cases` are its case citations.
+    Kept { bytes: Vec<u8>, laws: usize, cases: Vec<CaseRef> },
+}
+
+/// The length of a JSON array whose elements are skipped, not kept.
+struct SeqLen(usize);
+
+impl<'de> Deserialize<'de> for SeqLen {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<SeqLen, D::Error> {
+        struct Counter;
+        impl<'de> serde::de::Visitor<'de> for Counter {
+            type Value = SeqLen;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an array")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<SeqLen, A::Error> {
+                let mut n = 0;
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                    n += 1;
+                }
+                Ok(SeqLen(n))
+            }
+        }
+        d.deserialize_seq(Counter)
+    }
+}
+
+/// What binding anew reads of an earlier line: its case citations (the law citations are
+/// only counted).
+#[derive(Deserialize)]
+struct EarlierCases {
+    id: String,
+    laws: SeqLen,
+    cases: Vec<CaseRef>,
+}
+
+/// The earlier line `bytes` of decision `i`, bound anew against this run's corpus: kept byte
+/// for byte when no binding changed, else parsed in full and rebound; None when it is not a
+/// line of that decision (it is scanned again).
+fn rebound(bytes: Vec<u8>, i: usize, ix: &HeldIndex) -> Option<Line> {
+    let earlier: EarlierCases = serde_json::from_slice(&bytes).ok()?;
+    if earlier.id != ix.held[i].ext_id {
+        return None;
+    }
+    let mut d = DecisionCitations {
+        id: earlier.id,
+        scan_key: String::new(),
+        laws: Vec::new(),
+        norms: Vec::new(),
+        norms_from_norm_field: Vec::new(),
+        cases: earlier.cases.clone(),
+    };
+    bind_cases(&mut d, i, ix);
+    if d.cases == earlier.cases {
+        return Some(Line::Kept { bytes, laws: earlier.laws.0, cases: d.cases });
+    }
+    let mut d: DecisionCitations = serde_json::from_slice(&bytes).ok()?;
+    bind_cases(&mut d, i, ix);
+    Some(Line::Written(d))
 }
 
 /// Extracts and binds the citations of every decision; writes the outputs.
@@ -688,7 +821,7 @@ fn bind_cases(d: &mut DecisionCitations, i: usize, ix: &HeldIndex) {
 /// is unchanged since the last run (same `scan_key`) is not scanned again: its earlier line
 /// is read back and only bound anew. With the same input as the last run nothing is redone.
 pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
-    use std::io::{BufRead, Write};
+    use std::io::Write;
     use std::os::unix::fs::FileExt;
     let Some(manifest) = decision_stage::read_manifest(data_dir)? else {
         return Ok(None);
@@ -717,59 +850,51 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
     let index_of: HashMap<&str, usize> = ix.held.iter().enumerate().map(|(i, h)| (h.ext_id.as_str(), i)).collect();
 
     let p = decision_stage::records_path(data_dir);
-    let f = std::fs::File::open(&p).with_context(|| format!("cannot open {}", p.display()))?;
-    let mut lines = std::io::BufReader::with_capacity(1 << 20, f).lines().enumerate();
+    let records = std::fs::File::open(&p).with_context(|| format!("cannot open {}", p.display()))?;
     let bar = catalog::cli::progress_bar(ix.held.len() as u64, "resolve citations");
-    loop {
-        let batch: Vec<(usize, String)> = lines
-            .by_ref()
-            .take(BATCH)
-            .map(|(i, l)| l.map(|l| (i, l)).with_context(|| format!("{}: line {} is unreadable", p.display(), i + 1)))
-            .collect::<Result<_>>()?;
-        if batch.is_empty() {
-            break;
-        }
-        if batch.iter().any(|(i, _)| *i >= ix.held.len()) {
-            anyhow::bail!("{} grew while resolve read it; run `resolve` again", p.display());
-        }
-        let done: Vec<Result<(DecisionCitations, bool)>> = batch
+    let all: Vec<usize> = (0..ix.held.len()).collect();
+    for batch in all.chunks(BATCH) {
+        let done: Vec<Result<(Line, bool)>> = batch
             .par_iter()
-            .map(|(i, line)| {
-                let key = &keys[*i];
-                let reused = (!key.is_empty())
-                    .then(|| earlier.get(&ix.held[*i].ext_id))
+            .map(|&i| {
+                let (key, span) = &keys[i];
+                let earlier_bytes = (!key.is_empty())
+                    .then(|| earlier.get(&ix.held[i].ext_id))
                     .flatten()
                     .filter(|(_, _, k)| k == key)
                     .and_then(|&(offset, len, _)| {
                         let mut buf = vec![0u8; len];
                         earlier_file.as_ref()?.read_exact_at(&mut buf, offset).ok()?;
-                        serde_json::from_slice::<DecisionCitations>(&buf).ok()
-                    })
-                    .filter(|d| d.id == ix.held[*i].ext_id);
-                let (mut d, was_reused) = match reused {
-                    Some(d) => (d, true),
-                    None => {
-                        let r: DecisionRecord = serde_json::from_str(line).with_context(|| {
-                            format!("{}: line {} is not a decision (rerun `extract`)", p.display(), i + 1)
-                        })?;
-                        (scan_decision(&r, key.clone()), false)
-                    }
-                };
-                bind_cases(&mut d, *i, &ix);
-                Ok((d, was_reused))
+                        Some(buf)
+                    });
+                if let Some(line) = earlier_bytes.and_then(|bytes| rebound(bytes, i, &ix)) {
+                    return Ok((line, true));
+                }
+                // Only the decisions to scan are read from `decisions.jsonl` (their texts).
+                let r = decision_stage::read_record_at(&records, &p, *span)?;
+                if r.id != ix.held[i].ext_id {
+                    anyhow::bail!("{} changed while resolve read it; run `resolve` again", p.display());
+                }
+                let mut d = scan_decision(&r, key.clone());
+                bind_cases(&mut d, i, &ix);
+                Ok((Line::Written(d), false))
             })
             .collect();
         bar.inc(batch.len() as u64);
-        for ((i, _), d) in batch.iter().zip(done) {
+        for (&i, d) in batch.iter().zip(done) {
             let (d, was_reused) = d?;
             if was_reused {
                 summary.reused += 1;
             } else {
                 summary.scanned += 1;
             }
-            summary.law_citations += d.laws.len();
-            summary.case_citations += d.cases.len();
-            for c in &d.cases {
+            let (laws, cases) = match &d {
+                Line::Written(d) => (d.laws.len(), &d.cases),
+                Line::Kept { laws, cases, .. } => (*laws, cases),
+            };
+            summary.law_citations += laws;
+            summary.case_citations += cases.len();
+            for c in cases {
                 *summary.by_status.entry(c.status).or_default() += 1;
                 if let Some(w) = c.withheld {
                     *summary.withheld.entry(w).or_default() += 1;
@@ -777,11 +902,17 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
                 }
                 if let Some(&t) = c.target.as_deref().and_then(|t| index_of.get(t)) {
                     summary.resolved_edges += 1;
-                    edges.push((*i as u32, t as u32));
+                    edges.push((i as u32, t as u32));
                 }
             }
-            let mut line = serde_json::to_vec(&d)?;
-            line.push(b'\n');
+            let line = match d {
+                Line::Written(d) => {
+                    let mut line = serde_json::to_vec(&d)?;
+                    line.push(b'\n');
+                    line
+                }
+                Line::Kept { bytes, .. } => bytes,
+            };
             sha2::Digest::update(&mut hasher, &line);
             out.write_all(&line)?;
         }
@@ -823,6 +954,18 @@ mod tests {
         }
     }
 
+    /// The held index of `held`, reachable by `by_fn`, both sources read.
+    fn held_index(held: Vec<Held>, by_fn: HashMap<String, Vec<usize>>, courts_held: Vec<Court>) -> HeldIndex {
+        HeldIndex {
+            held,
+            by_fn,
+            courts_held,
+            sources: vec!["rii", "oldp"],
+            coverage: coverage_map::shipped(),
+            printed_courts: PrintedCourts::default(),
+        }
+    }
+
     fn citation(text: &str) -> extract::citations::CaseCitation {
         let ex = scan(text, LawVocabulary::shipped());
         ex.cases.into_iter().next().unwrap_or_else(|| panic!("no case citation in {text:?}"))
@@ -859,6 +1002,52 @@ mod tests {
     }
 
     #[test]
+    fn a_rebound_line_is_kept_byte_for_byte_while_its_bindings_hold_and_rewritten_when_one_changes() {
+        let hs = vec![
+            held("a", "Bundesverwaltungsgericht", "2010-01-21"),
+            held("me", "Bundesverwaltungsgericht", "2012-01-01"),
+        ];
+        let index = |by_fn| held_index(hs.clone(), by_fn, vec![(*hs[0].court.clone().unwrap()).clone()]);
+        let with_a = index(HashMap::from([(file_number_key("20 F 1.10"), vec![0])]));
+        let law = serde_json::json!({"start": 0, "end": 9, "raw": "§ 99 VwGO", "book": "VwGO", "section": "99",
+            "absatz": null, "unit": "paragraph", "canonical": "§ 99 VwGO", "parents": [], "chain": null});
+        let case = serde_json::json!({"start": 20, "end": 60, "raw": "BVerwG, Beschluss vom 21. Januar 2010 - 20 F 1.10",
+            "kind": "file_number", "canonical": "BVerwG 20 F 1.10", "court_raw": "BVerwG", "court": "Bundesverwaltungsgericht",
+            "date": "2010-01-21", "file_number": "20 F 1.10", "status": "unresolved_pending", "target": null,
+            "candidates": [], "withheld": null, "role": "cited", "note": null});
+        let mut d: DecisionCitations = serde_json::from_value(serde_json::json!({"id": "me", "scan_key": "k",
+            "laws": [law.clone(), law], "norms": ["§ 99 VwGO"], "norms_from_norm_field": [], "cases": [case]}))
+        .unwrap();
+        bind_cases(&mut d, 1, &with_a);
+        assert_eq!(d.cases[0].status, CaseCitationStatus::Resolved);
+        let mut bytes = serde_json::to_vec(&d).unwrap();
+        bytes.push(b'\n');
+
+        // Nothing it binds to changed: the earlier bytes, its laws counted.
+        match rebound(bytes.clone(), 1, &with_a) {
+            Some(Line::Kept { bytes: kept, laws, cases }) => {
+                assert_eq!(kept, bytes);
+                assert_eq!(laws, 2);
+                assert_eq!(cases, d.cases);
+            }
+            _ => panic!("an unchanged binding was not kept"),
+        }
+        // The cited decision is gone: the line is rewritten with the new binding, laws intact.
+        let without_a = index(HashMap::new());
+        match rebound(bytes.clone(), 1, &without_a) {
+            Some(Line::Written(w)) => {
+                assert_eq!(w.cases[0].status, CaseCitationStatus::UnresolvedNoMatch);
+                assert_eq!(w.cases[0].target, None);
+                assert_eq!((w.laws.len(), w.norms.clone(), w.scan_key.as_str()), (2, d.norms.clone(), "k"));
+            }
+            _ => panic!("a changed binding was not rewritten"),
+        }
+        // A line of another decision, or not a line at all, is scanned again instead.
+        assert!(rebound(bytes.clone(), 0, &with_a).is_none());
+        assert!(rebound(b"{\"id\": \"me\"".to_vec(), 1, &with_a).is_none());
+    }
+
+    #[test]
     fn binding_narrows_by_court_and_date_and_withholds_what_contradicts() {
         let hs = vec![
             held("a", "Bundesverwaltungsgericht", "2010-01-21"),
@@ -870,11 +1059,10 @@ mod tests {
         by_fn.insert(file_number_key("20 F 1.10"), vec![0, 1]);
         by_fn.insert(file_number_key("VIII ZR 231/07"), vec![2]);
         let courts: Vec<Court> = vec![(*hs[0].court.clone().unwrap()).clone(), (*hs[2].court.clone().unwrap()).clone()];
-        let map = coverage_map::shipped();
+        let ix = held_index(hs.clone(), by_fn, courts);
         let me = &hs[3];
         let st = |text: &str| {
-            let (s, target, cands, withheld, _) =
-                bind(&(&citation(text)).into(), me, &by_fn, &hs, &courts, &["rii", "oldp"], &map);
+            let (s, target, cands, withheld, _) = bind(&(&citation(text)).into(), me, &ix);
             (s, target, cands.len(), withheld)
         };
         assert_eq!(
@@ -887,26 +1075,11 @@ mod tests {
         assert_eq!(st("BVerwG, Urteil vom 08.04.2009 - VIII ZR 231/07").3, Some(WithheldReason::CourtContradicts));
         assert_eq!(st("BFH, Urteil vom 08.04.2009 - IX R 1/20").0, CaseCitationStatus::UnresolvedOutOfCoverage);
         let later = held("early", "Bundesgerichtshof", "2001-01-01");
-        let (status, _, _, w, _) = bind(
-            &(&citation("BGH, Urteil vom 08.04.2009 - VIII ZR 231/07")).into(),
-            &later,
-            &by_fn,
-            &hs,
-            &courts,
-            &["rii", "oldp"],
-            &map,
-        );
+        let (status, _, _, w, _) =
+            bind(&(&citation("BGH, Urteil vom 08.04.2009 - VIII ZR 231/07")).into(), &later, &ix);
         assert_eq!(status, CaseCitationStatus::UnresolvedNoMatch);
         assert_eq!(w, Some(WithheldReason::ForwardDate));
-        let (_, _, _, w, _) = bind(
-            &(&citation("BGH, Urteil vom 08.04.2009 - VIII ZR 231/07")).into(),
-            &hs[2],
-            &by_fn,
-            &hs,
-            &courts,
-            &["rii", "oldp"],
-            &map,
-        );
+        let (_, _, _, w, _) = bind(&(&citation("BGH, Urteil vom 08.04.2009 - VIII ZR 231/07")).into(), &hs[2], &ix);
         assert_eq!(w, Some(WithheldReason::SelfReference));
     }
 }
