@@ -91,6 +91,13 @@ pub fn records_path(data_dir: &Path) -> PathBuf {
     dir(data_dir).join("decisions.jsonl")
 }
 
+/// `decisions.jsonl`'s companion: the sha256 of the file it describes, then each line's
+/// [`line_key`] and where the line is. The next run copies a line whose key it computes
+/// again instead of reading, merging and serialising its copies.
+pub fn line_keys_path(data_dir: &Path) -> PathBuf {
+    dir(data_dir).join("decisions.lines")
+}
+
 /// The manifest of the last complete run; None when decisions were never extracted.
 pub fn read_manifest(data_dir: &Path) -> Result<Option<DecisionsManifest>> {
     let p = manifest_path(data_dir);
@@ -176,6 +183,8 @@ pub struct DecisionsSummary {
     pub decisions: usize,
     pub merged: usize,
     pub bytes: u64,
+    /// Lines of `decisions.jsonl` copied from the last run's file as they were.
+    pub lines_copied: usize,
     /// The input equals the last run's: nothing was read or rewritten.
     pub unchanged: bool,
 }
@@ -189,13 +198,14 @@ impl DecisionsSummary {
             );
         }
         format!(
-            "extract decisions: {} records; {} normalised, {} unchanged (reused), {} failed; {} decisions ({} second copies merged); {:.1} MB in {:.1} s",
+            "extract decisions: {} records; {} normalised, {} unchanged (reused), {} failed; {} decisions ({} second copies merged; {} lines copied as they were); {:.1} MB in {:.1} s",
             self.records_read,
             self.normalised,
             self.reused,
             self.failed,
             self.decisions,
             self.merged,
+            self.lines_copied,
             self.bytes as f64 / 1e6,
             secs
         )
@@ -408,8 +418,14 @@ pub fn run(data_dir: &Path) -> Result<DecisionsSummary> {
 
     // Pass 2: second copies merged, one batch of groups read back and written at a time.
     let groups = merge_groups(pass.slots.iter().map(|s| (s.court.as_deref(), s.date.as_deref(), &s.file_numbers[..])));
-    let (sha256, written) = write_decisions(&records_path(data_dir), &groups, |i| pass.load(i))?;
+    let basis = line_basis();
+    let keys: Vec<String> = groups.iter().map(|g| line_key(&basis, g.iter().map(|&i| &pass.slots[i]))).collect();
+    let earlier = read_manifest(data_dir)?.and_then(|m| EarlierLines::open(data_dir, &m.sha256));
+    let out = write_decisions(data_dir, &groups, &keys, earlier.as_ref(), |i| pass.load(i))?;
+    drop(earlier);
+    let (sha256, written) = (out.sha256, groups.len());
     let mut summary = std::mem::take(&mut pass.summary);
+    summary.lines_copied = out.copied;
     summary.decisions = written;
     summary.merged = pass.slots.len() - written;
     summary.failed = pass.failed.len();
@@ -430,40 +446,136 @@ pub fn run(data_dir: &Path) -> Result<DecisionsSummary> {
     Ok(summary)
 }
 
-/// Writes `decisions.jsonl` (temp file, fsync, rename) from the merge groups, loading each
-/// member with `load`; returns the file's sha256 and the number of decisions written.
+/// Everything a line of `decisions.jsonl` depends on besides its copies: the extractor
+/// version, the court table and the size cap.
+fn line_basis() -> String {
+    format!(
+        "line; extract {DECISION_EXTRACT_VERSION}; courts {}; cap {}",
+        hex::encode(Sha256::digest(crate::courts::REFERENCE_TSV)),
+        crate::bounded_read::max_decompressed_bytes()
+    )
+}
+
+/// What a line of `decisions.jsonl` is made from: [`line_basis`] and, in the group's order,
+/// each copy's source, document, toc court and record bytes (sha256). The line is a function
+/// of these, so an equal key means an equal line.
+fn line_key<'a>(basis: &str, members: impl Iterator<Item = &'a Slot>) -> String {
+    let mut h = Sha256::new();
+    h.update(basis);
+    for s in members {
+        let o = &s.origin;
+        let member = serde_json::to_string(&(o.source, &*o.document, &o.toc_court, &s.sha)).unwrap_or_default();
+        h.update(b"\n");
+        h.update(member);
+    }
+    hex::encode(h.finalize())
+}
+
+/// The last run's `decisions.jsonl`, held open while the new one replaces it, and where each
+/// of its lines is by [`line_key`].
+struct EarlierLines {
+    file: std::fs::File,
+    spans: HashMap<String, LineSpan>,
+}
+
+/// The first line of [`line_keys_path`]: the file the keys describe, as the manifest names it
+/// (`sha256`) and as it lies on disk (inode, size, modification time), so keys are never read
+/// against another file (a run stopped between writing the two, or a file changed since).
+fn keys_header(sha256: &str, file: &std::fs::File) -> std::io::Result<String> {
+    use std::os::unix::fs::MetadataExt;
+    let m = file.metadata()?;
+    Ok(format!("{sha256} {} {} {}.{}", m.ino(), m.len(), m.mtime(), m.mtime_nsec()))
+}
+
+impl EarlierLines {
+    /// None when there is no earlier file, or the keys do not describe the file the last
+    /// run's manifest names (`sha256`) exactly as it lies on disk.
+    fn open(data_dir: &Path, sha256: &str) -> Option<EarlierLines> {
+        let text = std::fs::read_to_string(line_keys_path(data_dir)).ok()?;
+        let mut lines = text.lines();
+        let file = std::fs::File::open(records_path(data_dir)).ok()?;
+        if lines.next()? != keys_header(sha256, &file).ok()? {
+            return None;
+        }
+        let mut spans = HashMap::new();
+        for l in lines {
+            let mut parts = l.split(' ');
+            let (Some(key), Some(offset), Some(len)) = (parts.next(), parts.next(), parts.next()) else { return None };
+            spans.insert(key.to_string(), LineSpan { offset: offset.parse().ok()?, len: len.parse().ok()? });
+        }
+        Some(EarlierLines { file, spans })
+    }
+
+    /// The earlier line with `key`, if any and readable as one whole line.
+    fn line(&self, key: &str) -> Option<Vec<u8>> {
+        use std::os::unix::fs::FileExt;
+        let span = self.spans.get(key)?;
+        let mut buf = vec![0u8; span.len];
+        self.file.read_exact_at(&mut buf, span.offset).ok()?;
+        (buf.last() == Some(&b'\n') && buf.first() == Some(&b'{')).then_some(buf)
+    }
+}
+
+/// What [`write_decisions`] wrote.
+struct Written {
+    sha256: String,
+    /// Lines copied from the earlier file.
+    copied: usize,
+}
+
+/// Writes `decisions.jsonl` (temp file, fsync, its keys, rename) from the merge groups: a
+/// group whose key (`keys`, one per group) names a line of the `earlier` file gets that line;
+/// any other is loaded member by member with `load`, merged and serialised.
 fn write_decisions(
-    path: &Path,
+    data_dir: &Path,
     groups: &[Vec<usize>],
+    keys: &[String],
+    earlier: Option<&EarlierLines>,
     load: impl Fn(usize) -> Result<DecisionRecord> + Sync,
-) -> Result<(String, usize)> {
+) -> Result<Written> {
+    use std::fmt::Write as _;
     use std::io::Write;
+    let path = records_path(data_dir);
     let dir = path.parent().expect("output path has a parent");
     std::fs::create_dir_all(dir)?;
     let tmp = dir.join(format!(".tmp-{}-decisions.jsonl", std::process::id()));
     let file = std::fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
     let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
     let mut hasher = Sha256::new();
-    for chunk in groups.chunks(BATCH) {
-        let lines: Vec<Result<Vec<u8>>> = chunk
+    let (mut offset, mut copied, mut line_keys) = (0u64, 0usize, String::new());
+    for (chunk, chunk_keys) in groups.chunks(BATCH).zip(keys.chunks(BATCH)) {
+        let lines: Vec<Result<(Vec<u8>, bool)>> = chunk
             .par_iter()
-            .map(|g| {
+            .zip(chunk_keys)
+            .map(|(g, key)| {
+                if let Some(line) = earlier.and_then(|e| e.line(key)) {
+                    return Ok((line, true));
+                }
                 let copies = g.iter().map(|&i| load(i)).collect::<Result<Vec<_>>>()?;
                 let mut line = serde_json::to_vec(&merge_group(copies))?;
                 line.push(b'\n');
-                Ok(line)
+                Ok((line, false))
             })
             .collect();
-        for line in lines {
-            let line = line?;
+        for (line, key) in lines.into_iter().zip(chunk_keys) {
+            let (line, was_copied) = line?;
+            copied += usize::from(was_copied);
             hasher.update(&line);
             out.write_all(&line)?;
+            let _ = writeln!(line_keys, "{key} {offset} {}", line.len());
+            offset += line.len() as u64;
         }
     }
     let file = out.into_inner().map_err(|e| e.into_error())?;
     file.sync_all()?;
-    std::fs::rename(&tmp, path)?;
-    Ok((hex::encode(hasher.finalize()), groups.len()))
+    let sha256 = hex::encode(hasher.finalize());
+    // The keys first: until the manifest names this file, they match no manifest.
+    crate::write_atomic(
+        &line_keys_path(data_dir),
+        format!("{}\n{line_keys}", keys_header(&sha256, &file)?).as_bytes(),
+    )?;
+    std::fs::rename(&tmp, &path)?;
+    Ok(Written { sha256, copied })
 }
 
 fn fail(source: &str, key: &str, reason: String) -> FailedRecord {
