@@ -98,6 +98,12 @@ pub fn line_keys_path(data_dir: &Path) -> PathBuf {
     dir(data_dir).join("decisions.lines")
 }
 
+/// What the merge needed of each cached record in the last run ([`SlotHead`], JSON Lines), so
+/// that a record seen before is grouped without reading its cache file again.
+pub fn slot_heads_path(data_dir: &Path) -> PathBuf {
+    dir(data_dir).join("slots.jsonl")
+}
+
 /// The manifest of the last complete run; None when decisions were never extracted.
 pub fn read_manifest(data_dir: &Path) -> Result<Option<DecisionsManifest>> {
     let p = manifest_path(data_dir);
@@ -253,11 +259,66 @@ struct Slot {
     file_numbers: Vec<String>,
 }
 
+/// What the merge needs of a cached record, under its [`slot_key`] (`slots.jsonl`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct SlotHead {
+    key: String,
+    court: Option<String>,
+    date: Option<String>,
+    file_numbers: Vec<String>,
+}
+
+/// What a record's [`SlotHead`] is a function of: [`line_basis`], its source and toc court,
+/// and its bytes (sha256).
+fn slot_key(basis: &str, origin: &Origin, sha: &str) -> String {
+    let member = serde_json::to_string(&(origin.source, &origin.toc_court, sha)).unwrap_or_default();
+    hex::encode(Sha256::digest(format!("{basis}\n{member}")))
+}
+
+/// The last run's slot heads by key; empty when there are none or they cannot be read (the
+/// records' cache files are read instead).
+fn read_slot_heads(data_dir: &Path) -> HashMap<String, SlotHead> {
+    let Ok(text) = std::fs::read_to_string(slot_heads_path(data_dir)) else { return HashMap::new() };
+    text.lines().map_while(|l| serde_json::from_str::<SlotHead>(l).ok()).map(|h| (h.key.clone(), h)).collect()
+}
+
+/// Writes the slot heads of every slot whose record is in the cache.
+fn write_slot_heads(data_dir: &Path, basis: &str, slots: &[Slot]) -> Result<()> {
+    let mut out = Vec::new();
+    for s in slots.iter().filter(|s| matches!(s.stored, Stored::Cache(_))) {
+        let head = SlotHead {
+            key: slot_key(basis, &s.origin, &s.sha),
+            court: s.court.clone(),
+            date: s.date.clone(),
+            file_numbers: s.file_numbers.clone(),
+        };
+        serde_json::to_writer(&mut out, &head)?;
+        out.push(b'\n');
+    }
+    crate::write_atomic(&slot_heads_path(data_dir), &out)?;
+    Ok(())
+}
+
+/// One record after pass 1's look at it.
+enum Outcome {
+    /// Seen by an earlier run under the same [`slot_key`] and still in the cache: its head is
+    /// the earlier run's, its cache file is not read.
+    Known { head: SlotHead, sha: String, path: PathBuf },
+    /// Normalised now, or read back from the cache (`reused`); `cached_at` is where the cache
+    /// holds it (None: the cache could not be written).
+    Read { result: Box<Normalised>, sha: String, cached_at: Option<PathBuf>, reused: bool },
+}
+
 /// Pass 1: records arrive one by one, are normalised a batch at a time (in parallel) and
 /// leave only a [`Slot`] behind.
 struct Pass1 {
     cache: PathBuf,
     table: &'static CourtTable,
+    /// The last run's slot heads, and what their keys are made from.
+    known: HashMap<String, SlotHead>,
+    basis: String,
+    /// [`slot_heads_path`].
+    slot_heads: PathBuf,
     slots: Vec<Slot>,
     failed: Vec<FailedRecord>,
     summary: DecisionsSummary,
@@ -275,12 +336,21 @@ impl Pass1 {
 
     fn flush(&mut self) {
         let batch = std::mem::take(&mut self.batch);
-        let cache = &self.cache;
-        let results: Vec<(Normalised, String, Option<PathBuf>, bool)> =
-            batch.par_iter().map(|r| normalise_cached(cache, r)).collect();
+        let (cache, known, basis) = (&self.cache, &self.known, self.basis.as_str());
+        let results: Vec<Outcome> = batch.par_iter().map(|r| normalise_cached(cache, r, known, basis)).collect();
         self.bar.inc(batch.len() as u64);
-        for (raw, (result, sha, cached_at, reused)) in batch.into_iter().zip(results) {
+        for (raw, outcome) in batch.into_iter().zip(results) {
             self.summary.bytes += raw.bytes.len() as u64;
+            let (result, sha, cached_at, reused) = match outcome {
+                Outcome::Known { head, sha, path } => {
+                    self.summary.reused += 1;
+                    let SlotHead { court, date, file_numbers, .. } = head;
+                    let stored = Stored::Cache(path);
+                    self.slots.push(Slot { origin: raw.origin, sha, stored, court, date, file_numbers });
+                    continue;
+                }
+                Outcome::Read { result, sha, cached_at, reused } => (*result, sha, cached_at, reused),
+            };
             match result {
                 Ok((record_id, doc)) => {
                     if reused {
@@ -305,20 +375,25 @@ impl Pass1 {
         }
     }
 
-    /// The decision record of slot `i`, read back from the cache.
+    /// The decision record of slot `i`, read back from the cache. A cache file that cannot be
+    /// used is removed with the slot heads (which vouched for it), so the next run normalises
+    /// its record again.
     fn load(&self, i: usize) -> Result<DecisionRecord> {
         let slot = &self.slots[i];
         match &slot.stored {
             Stored::Memory(rec) => Ok((**rec).clone()),
             Stored::Cache(p) => {
-                let bytes = std::fs::read(p).with_context(|| {
-                    format!("{}: the cached normalisation vanished during the run; run `extract` again", p.display())
-                })?;
-                match serde_json::from_slice::<Normalised>(&bytes)
-                    .with_context(|| format!("{} is unreadable; run `extract` again", p.display()))?
-                {
+                let parsed = std::fs::read(p)
+                    .map_err(|e| format!("cannot be read ({e})"))
+                    .and_then(|b| serde_json::from_slice::<Normalised>(&b).map_err(|e| format!("is unreadable ({e})")))
+                    .and_then(|n| n.map_err(|e| format!("holds a failure now ({e})")));
+                match parsed {
                     Ok((record_id, doc)) => Ok(to_record(&slot.origin, &slot.sha, record_id, doc, self.table)),
-                    Err(e) => bail!("{}: the cache changed during the run ({e}); run `extract` again", p.display()),
+                    Err(why) => {
+                        let _ = std::fs::remove_file(p);
+                        let _ = std::fs::remove_file(&self.slot_heads);
+                        bail!("the cached normalisation {} {why}; it was removed: run `extract` again", p.display())
+                    }
                 }
             }
         }
@@ -372,9 +447,13 @@ pub fn run(data_dir: &Path) -> Result<DecisionsSummary> {
     }
     let run_id = catalog.start_run("extract", Some("decisions"))?;
     let bar = catalog::cli::progress_bar(toc.len() as u64, "extract decisions");
+    let basis = line_basis();
     let mut pass = Pass1 {
         cache: dir(data_dir).join("records"),
         table: CourtTable::shipped(),
+        known: read_slot_heads(data_dir),
+        basis: basis.clone(),
+        slot_heads: slot_heads_path(data_dir),
         slots: Vec::new(),
         failed: Vec::new(),
         summary: DecisionsSummary::default(),
@@ -415,10 +494,11 @@ pub fn run(data_dir: &Path) -> Result<DecisionsSummary> {
     pass.flush();
     pass.bar.finish_and_clear();
     pass.summary.records_read = pass.slots.len() + pass.failed.len();
+    pass.known = HashMap::new();
+    write_slot_heads(data_dir, &basis, &pass.slots)?;
 
     // Pass 2: second copies merged, one batch of groups read back and written at a time.
     let groups = merge_groups(pass.slots.iter().map(|s| (s.court.as_deref(), s.date.as_deref(), &s.file_numbers[..])));
-    let basis = line_basis();
     let keys: Vec<String> = groups.iter().map(|g| line_key(&basis, g.iter().map(|&i| &pass.slots[i]))).collect();
     let earlier = read_manifest(data_dir)?.and_then(|m| EarlierLines::open(data_dir, &m.sha256));
     let out = write_decisions(data_dir, &groups, &keys, earlier.as_ref(), |i| pass.load(i))?;
@@ -637,17 +717,22 @@ fn read_dump_lines(document: &str, file: std::fs::File, pass: &mut Pass1) -> Res
 /// Returns the result, where the cache holds it (None: the cache could not be written) and
 /// whether it was reused. Cache files are not fsynced: a torn one is unreadable and only
 /// costs a normalisation on the next run.
-fn normalise_cached(cache: &Path, raw: &RawRecord) -> (Normalised, String, Option<PathBuf>, bool) {
+fn normalise_cached(cache: &Path, raw: &RawRecord, known: &HashMap<String, SlotHead>, basis: &str) -> Outcome {
     let sha = hex::encode(Sha256::digest(&raw.bytes));
     let path = cache.join(&sha[..2]).join(format!("{sha}.v{DECISION_EXTRACT_VERSION}.json"));
+    if let Some(head) = known.get(&slot_key(basis, &raw.origin, &sha))
+        && path.is_file()
+    {
+        return Outcome::Known { head: head.clone(), sha, path };
+    }
     if let Ok(b) = std::fs::read(&path)
         && let Ok(n) = serde_json::from_slice::<Normalised>(&b)
     {
-        return (n, sha, Some(path), true);
+        return Outcome::Read { result: Box::new(n), sha, cached_at: Some(path), reused: true };
     }
     let n = normalise(raw);
     let cached = serde_json::to_vec(&n).ok().is_some_and(|json| crate::write_replace(&path, &json).is_ok());
-    (n, sha, cached.then_some(path), false)
+    Outcome::Read { result: Box::new(n), sha, cached_at: cached.then_some(path), reused: false }
 }
 
 fn normalise(raw: &RawRecord) -> Normalised {
@@ -790,4 +875,42 @@ fn merge_group(mut copies: Vec<DecisionRecord>) -> DecisionRecord {
     }
     primary.input_sha = input_sha;
     primary
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cache_file_the_slot_heads_vouch_for_that_turns_out_unreadable_is_removed_with_them() {
+        let dir = std::env::temp_dir().join(format!("slot-heads-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (torn, heads) = (dir.join("torn.v1.json"), dir.join("slots.jsonl"));
+        std::fs::write(&torn, b"[\"oldp-1\", {\"meta\": ").unwrap();
+        std::fs::write(&heads, b"{}\n").unwrap();
+        let origin = Origin { source: "oldp", document: Arc::from("dump"), key: "dump#1".into(), toc_court: None };
+        let pass = Pass1 {
+            cache: dir.clone(),
+            table: CourtTable::shipped(),
+            known: HashMap::new(),
+            basis: line_basis(),
+            slot_heads: heads.clone(),
+            slots: vec![Slot {
+                origin,
+                sha: "00".into(),
+                stored: Stored::Cache(torn.clone()),
+                court: None,
+                date: None,
+                file_numbers: Vec::new(),
+            }],
+            failed: Vec::new(),
+            summary: DecisionsSummary::default(),
+            batch: Vec::new(),
+            bar: indicatif::ProgressBar::hidden(),
+        };
+        let err = pass.load(0).unwrap_err().to_string();
+        assert!(err.contains("is unreadable") && err.contains("run `extract` again"), "{err}");
+        assert!(!torn.exists() && !heads.exists(), "the next run would trust the torn file again");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
