@@ -62,6 +62,8 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     let mtimes = || [&decisions, &citations].map(|p| std::fs::metadata(p).unwrap().modified().unwrap());
     let before = mtimes();
     let log = stages(&data, &mirror.base_url(), &dump, true);
+    // The dump file is the one read last time (inode, size, mtime): not read again.
+    assert!(log.contains("fetched 0 changed, 0 unchanged, 1 not modified, 0 failed; 0.0 MB"), "{log}");
     assert!(log.contains("extract decisions: input unchanged"), "{log}");
     assert!(log.contains("resolve citations: input unchanged"), "{log}");
     assert!(log.contains("index: unchanged"), "{log}");
@@ -84,6 +86,8 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     write_gz_lines(&dump, &lines);
     let before_id = legal_tests::current_id(&data);
     let log = stages(&data, &mirror.base_url(), &dump, true);
+    // Today's dump is another file: read again.
+    assert!(log.contains("ingest oldp: toc 1 items (not read); fetched 1 changed"), "{log}");
     // Yesterday's dump was replaced by today's: its copy is gone, and every document's last
     // good copy (the statutes', today's dump) is still there.
     assert!(log.contains("ingest raw: 1 superseded copies removed"), "{log}");
