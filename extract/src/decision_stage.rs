@@ -10,7 +10,12 @@
 //! - normalised records are cached by the sha256 of the record's bytes and
 //!   [`DECISION_EXTRACT_VERSION`]: an unchanged record is never normalised again;
 //! - two records are one decision when they share court, date and a file number; the copy
-//!   with the richer text is the primary, and every copy is listed in `sources`.
+//!   with the richer text is the primary, and every copy is listed in `sources`;
+//! - what a night reuses is keyed by everything it is a function of: a line of the last run's
+//!   `decisions.jsonl` is copied only under its `line_key`, and only while `decisions.lines`
+//!   describes that very file; a record is grouped by its kept `SlotHead` only under its
+//!   `slot_key` and while its cache file exists. Either way the output equals a run that
+//!   reads everything (the nightly test compares them byte for byte).
 
 use std::collections::HashMap;
 use std::io::{BufRead, Read};
@@ -92,13 +97,13 @@ pub fn records_path(data_dir: &Path) -> PathBuf {
 }
 
 /// `decisions.jsonl`'s companion: the sha256 of the file it describes, then each line's
-/// [`line_key`] and where the line is. The next run copies a line whose key it computes
+/// `line_key` and where the line is. The next run copies a line whose key it computes
 /// again instead of reading, merging and serialising its copies.
 pub fn line_keys_path(data_dir: &Path) -> PathBuf {
     dir(data_dir).join("decisions.lines")
 }
 
-/// What the merge needed of each cached record in the last run ([`SlotHead`], JSON Lines), so
+/// What the merge needed of each cached record in the last run (`SlotHead`, JSON Lines), so
 /// that a record seen before is grouped without reading its cache file again.
 pub fn slot_heads_path(data_dir: &Path) -> PathBuf {
     dir(data_dir).join("slots.jsonl")
@@ -122,7 +127,7 @@ pub fn read_decision_parts<T: serde::de::DeserializeOwned>(data_dir: &Path) -> R
 }
 
 /// Where a decision's line is in `decisions.jsonl`: its byte offset and length (the newline
-/// included), for [`read_line_at`].
+/// included), for [`read_record_at`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LineSpan {
     pub offset: u64,
