@@ -74,8 +74,8 @@ type Holdings = BTreeMap<String, Court>;
 /// build starts (see [`read_citations_input`]). Holds where each decision's line is, not the
 /// lines: the build reads one line at a time.
 pub struct CitationsInput {
-    /// Each decision's line in `citations.jsonl`: (offset, length).
-    lines: HashMap<String, (u64, usize)>,
+    /// Each decision's line in `citations.jsonl`: (offset, length, line number).
+    lines: HashMap<String, (u64, usize, usize)>,
     path: std::path::PathBuf,
     file: std::fs::File,
     /// Each decision's row id: its id in the earlier generation, else the next above the
@@ -92,7 +92,7 @@ impl CitationsInput {
     fn of(&self, id: &str) -> Result<DecisionCitations> {
         use std::os::unix::fs::FileExt;
         let p = &self.path;
-        let Some(&(offset, len)) = self.lines.get(id) else {
+        let Some(&(offset, len, line_no)) = self.lines.get(id) else {
             bail!(
                 "{} has no line for decision {id} (truncated, or from another run of extract): rerun `resolve`",
                 p.display()
@@ -102,8 +102,12 @@ impl CitationsInput {
         self.file
             .read_exact_at(&mut buf, offset)
             .with_context(|| format!("{} changed while index read it: rerun `index`", p.display()))?;
-        serde_json::from_slice(&buf)
-            .with_context(|| format!("{}: the line of {id} changed while index read it", p.display()))
+        serde_json::from_slice(&buf).with_context(|| {
+            format!(
+                "{}: line {line_no} is not a decision's citations (of {id}; garbled, or from another version? rerun `resolve`)",
+                p.display()
+            )
+        })
     }
 }
 
@@ -150,7 +154,7 @@ pub fn read_citations_input(
                 p.display()
             )
         })?;
-        if lines.insert(c.id.clone(), (offset, n)).is_some() {
+        if lines.insert(c.id.clone(), (offset, n, line_no)).is_some() {
             bail!(
                 "{}: line {line_no} repeats decision {} (one line per decision expected; rerun `resolve`)",
                 p.display(),
