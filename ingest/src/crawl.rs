@@ -154,6 +154,23 @@ impl CrawlCtx<'_> {
         Ok(None)
     }
 
+    /// True, with the document touched and counted not modified, when the source's stamp for
+    /// it (`req.source_modified`) equals the stored copy's: it is not requested at all.
+    pub fn not_modified_by_stamp(
+        &self,
+        req: &DocRequest,
+        stored: Option<&DocumentRow>,
+        summary: &mut CrawlSummary,
+    ) -> Result<bool> {
+        let (Some(d), Some(m)) = (stored, &req.source_modified) else { return Ok(false) };
+        if d.source_modified.as_deref() != Some(m.as_str()) {
+            return Ok(false);
+        }
+        self.catalog.touch_document(self.source, &req.key)?;
+        summary.count(FetchStatus::NotModified);
+        Ok(true)
+    }
+
     /// Fetches one document (conditionally when a copy is stored) and records it.
     pub async fn fetch_one(
         &self,
@@ -185,11 +202,7 @@ impl CrawlCtx<'_> {
         let bar = progress_bar(reqs.len() as u64, what);
         for req in reqs {
             let stored = self.stored(&req.key)?;
-            if let (Some(d), Some(m)) = (&stored, &req.source_modified)
-                && d.source_modified.as_deref() == Some(m.as_str())
-            {
-                self.catalog.touch_document(self.source, &req.key)?;
-                summary.count(FetchStatus::NotModified);
+            if self.not_modified_by_stamp(&req, stored.as_ref(), summary)? {
                 bar.inc(1);
                 continue;
             }

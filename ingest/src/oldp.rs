@@ -25,12 +25,12 @@ pub fn dump_key(location: &str) -> String {
     if name.is_empty() { "dump".into() } else { name.to_string() }
 }
 
-/// A local file's stamp: inode, size and modification time (ns). A file replaced or written
-/// since has another.
+/// A local file's stamp: its path, inode, size and modification time (ns). A file moved,
+/// replaced or written since has another.
 fn file_stamp(path: &Path) -> Option<String> {
     use std::os::unix::fs::MetadataExt;
     let m = std::fs::metadata(path).ok()?;
-    Some(format!("file ino {} size {} mtime {}.{:09}", m.ino(), m.len(), m.mtime(), m.mtime_nsec()))
+    Some(format!("file {} ino {} size {} mtime {}.{:09}", path.display(), m.ino(), m.len(), m.mtime(), m.mtime_nsec()))
 }
 
 fn is_url(location: &str) -> bool {
@@ -70,14 +70,9 @@ async fn ingest_each(
             let url = format!("file://{}", path.display());
             let req = DocRequest { key, url: url.clone(), source_modified: file_stamp(&path) };
             let stored = ctx.stored(&req.key)?;
-            // The same file as last time (inode, size, modification time): not read again, as
-            // a 304 answers a conditional GET; a dump of 14 GB is not copied to learn that.
-            if let (Some(d), Some(stamp)) = (&stored, &req.source_modified)
-                && d.source_modified.as_deref() == Some(stamp.as_str())
-                && d.url == url
-            {
-                catalog.touch_document(SOURCE, &req.key)?;
-                summary.count(catalog::FetchStatus::NotModified);
+            // The same file as last time (path, inode, size, modification time): not read again,
+            // as a 304 answers a conditional GET; a dump of 14 GB is not copied to learn that.
+            if ctx.not_modified_by_stamp(&req, stored.as_ref(), summary)? {
                 continue;
             }
             let outcome = match spool_local_file(&path, &raw.spool_dir(), max_bytes) {
