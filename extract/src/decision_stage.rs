@@ -142,11 +142,13 @@ pub fn read_located_parts<T: serde::de::DeserializeOwned>(
     let p = records_path(data_dir);
     let f = std::fs::File::open(&p).with_context(|| format!("cannot open {}", p.display()))?;
     let mut reader = std::io::BufReader::with_capacity(1 << 20, f);
-    let (mut offset, mut line_no, mut line) = (0u64, 0usize, String::new());
+    // Bytes, not a String: the parse checks the UTF-8 of what it reads, and the text it skips
+    // (most of a line) is not checked twice.
+    let (mut offset, mut line_no, mut line) = (0u64, 0usize, Vec::new());
     Ok(std::iter::from_fn(move || {
         line.clear();
         line_no += 1;
-        let n = match reader.read_line(&mut line) {
+        let n = match reader.read_until(b'\n', &mut line) {
             Ok(0) => return None,
             Ok(n) => n,
             Err(e) => {
@@ -158,7 +160,7 @@ pub fn read_located_parts<T: serde::de::DeserializeOwned>(
         let span = LineSpan { offset, len: n };
         offset += n as u64;
         Some(
-            serde_json::from_str(&line)
+            serde_json::from_slice(&line)
                 .map(|part| (span, part))
                 .with_context(|| format!("{}: line {line_no} is not a decision (rerun `extract`)", p.display())),
         )
@@ -168,12 +170,22 @@ pub fn read_located_parts<T: serde::de::DeserializeOwned>(
 /// The decision on the line at `span` of `records`, the file at `path` (`decisions.jsonl`,
 /// opened by the caller).
 pub fn read_record_at(records: &std::fs::File, path: &Path, span: LineSpan) -> Result<DecisionRecord> {
+    parse_record_line(path, span, &read_line_at(records, path, span)?)
+}
+
+/// The bytes of the line at `span` of `records` (the file at `path`, opened by the caller).
+pub fn read_line_at(records: &std::fs::File, path: &Path, span: LineSpan) -> Result<Vec<u8>> {
     use std::os::unix::fs::FileExt;
     let mut buf = vec![0u8; span.len];
     records
         .read_exact_at(&mut buf, span.offset)
         .with_context(|| format!("{} changed while it was read: run the stage again", path.display()))?;
-    serde_json::from_slice(&buf).with_context(|| {
+    Ok(buf)
+}
+
+/// The decision on `line`, read at `span` of `path` ([`read_line_at`]).
+pub fn parse_record_line(path: &Path, span: LineSpan, line: &[u8]) -> Result<DecisionRecord> {
+    serde_json::from_slice(line).with_context(|| {
         format!("{}: the line at byte {} is not a decision (rerun `extract`)", path.display(), span.offset)
     })
 }
@@ -576,18 +588,8 @@ impl EarlierLines {
     /// None when there is no earlier file, or the keys do not describe the file the last
     /// run's manifest names (`sha256`) exactly as it lies on disk.
     fn open(data_dir: &Path, sha256: &str) -> Option<EarlierLines> {
-        let text = std::fs::read_to_string(line_keys_path(data_dir)).ok()?;
-        let mut lines = text.lines();
         let file = std::fs::File::open(records_path(data_dir)).ok()?;
-        if lines.next()? != keys_header(sha256, &file).ok()? {
-            return None;
-        }
-        let mut spans = HashMap::new();
-        for l in lines {
-            let mut parts = l.split(' ');
-            let (Some(key), Some(offset), Some(len)) = (parts.next(), parts.next(), parts.next()) else { return None };
-            spans.insert(key.to_string(), LineSpan { offset: offset.parse().ok()?, len: len.parse().ok()? });
-        }
+        let spans = located_line_keys(data_dir, sha256, &file)?.into_iter().collect();
         Some(EarlierLines { file, spans })
     }
 
@@ -599,6 +601,34 @@ impl EarlierLines {
         self.file.read_exact_at(&mut buf, span.offset).ok()?;
         (buf.last() == Some(&b'\n') && buf.first() == Some(&b'{')).then_some(buf)
     }
+}
+
+/// Each line's key and place, in the order of the lines of `file` (`decisions.jsonl`, whose
+/// sha256 the manifest names as `sha256`); None unless [`line_keys_path`] describes exactly that
+/// file as it lies on disk.
+fn located_line_keys(data_dir: &Path, sha256: &str, file: &std::fs::File) -> Option<Vec<(String, LineSpan)>> {
+    let text = std::fs::read_to_string(line_keys_path(data_dir)).ok()?;
+    let mut lines = text.lines();
+    if lines.next()? != keys_header(sha256, file).ok()? {
+        return None;
+    }
+    lines
+        .map(|l| {
+            let mut parts = l.split(' ');
+            let (key, offset, len) = (parts.next()?, parts.next()?, parts.next()?);
+            Some((key.to_string(), LineSpan { offset: offset.parse().ok()?, len: len.parse().ok()? }))
+        })
+        .collect()
+}
+
+/// The `line_key` of every line of the last complete run's `decisions.jsonl`, in line order:
+/// what each line is a function of, so a later stage can tell an unchanged decision without
+/// reading its line. None when there is no such run or [`line_keys_path`] does not describe
+/// the file on disk (a stage then reads every line).
+pub fn read_line_keys(data_dir: &Path) -> Result<Option<Vec<String>>> {
+    let Some(manifest) = read_manifest(data_dir)? else { return Ok(None) };
+    let Ok(file) = std::fs::File::open(records_path(data_dir)) else { return Ok(None) };
+    Ok(located_line_keys(data_dir, &manifest.sha256, &file).map(|v| v.into_iter().map(|(k, _)| k).collect()))
 }
 
 /// What [`write_decisions`] wrote.

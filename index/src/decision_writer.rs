@@ -2,6 +2,12 @@
 //! (`decisions`, `decision_file_numbers`, `courts` with measured holdings, and what is derived
 //! from the citations: edges, Normenketten, unheld case citations, citing counts), bodies with
 //! their citations in the text packs, and passages in the `decisions/` tantivy index.
+//!
+//! A night changes few decisions, so a decision whose [`build_key`] equals the earlier
+//! generation's is not built again: its row is copied from the earlier store and its body and
+//! passages are kept. Invariant: a row, body and passages are a function of what the build key
+//! hashes, plus the court id and citing count, which are taken fresh on every copy; anything
+//! new a row is made from must go into the key (or bump [`BUILD_VERSION`]).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
@@ -32,6 +38,9 @@ pub struct DecisionCounts {
     pub index_written: u64,
     /// Decisions of the earlier generation no longer held, their passages deleted.
     pub index_removed: u64,
+    /// Decisions whose `build_key` was the earlier generation's: their row was copied from it,
+    /// their line of `decisions.jsonl` not read (their citations are still written).
+    pub rows_copied: u64,
     pub courts_held: u64,
     pub records_read: u64,
     pub records_failed: u64,
@@ -74,8 +83,11 @@ type Holdings = BTreeMap<String, Court>;
 /// build starts (see [`read_citations_input`]). Holds where each decision's line is, not the
 /// lines: the build reads one line at a time.
 pub struct CitationsInput {
-    /// Each decision's line in `citations.jsonl`: (offset, length, line number).
-    lines: HashMap<String, (u64, usize, usize)>,
+    /// Each decision's line in `citations.jsonl`: (offset, length, line number, the line's
+    /// sha256).
+    lines: HashMap<String, (u64, usize, usize, [u8; 32])>,
+    /// Each decision and where its line is in `decisions.jsonl`, in the file's order.
+    order: Vec<(String, decision_stage::LineSpan)>,
     path: std::path::PathBuf,
     file: std::fs::File,
     /// Each decision's row id: its id in the earlier generation, else the next above the
@@ -88,11 +100,16 @@ pub struct CitationsInput {
 }
 
 impl CitationsInput {
+    /// resolve's citing count of decision `id` (0 when no held decision cites it).
+    fn citing_count(&self, id: &str) -> u32 {
+        self.citing_counts.get(id).copied().unwrap_or(0)
+    }
+
     /// The citations of decision `id`, read from its line.
     fn of(&self, id: &str) -> Result<DecisionCitations> {
         use std::os::unix::fs::FileExt;
         let p = &self.path;
-        let Some(&(offset, len, line_no)) = self.lines.get(id) else {
+        let Some(&(offset, len, line_no, _)) = self.lines.get(id) else {
             bail!(
                 "{} has no line for decision {id} (truncated, or from another run of extract): rerun `resolve`",
                 p.display()
@@ -132,11 +149,11 @@ pub fn read_citations_input(
         .with_context(|| format!("{} is missing: run `resolve` before `index` (decisions are held)", p.display()))?;
     let mut lines = HashMap::new();
     let mut reader = std::io::BufReader::with_capacity(1 << 20, file.try_clone()?);
-    let (mut offset, mut line, mut line_no) = (0u64, String::new(), 0usize);
+    let (mut offset, mut line, mut line_no) = (0u64, Vec::new(), 0usize);
     loop {
         line.clear();
         let n = reader
-            .read_line(&mut line)
+            .read_until(b'\n', &mut line)
             .with_context(|| format!("{}: line {} is unreadable", p.display(), line_no + 1))?;
         if n == 0 {
             break;
@@ -148,13 +165,14 @@ pub fn read_citations_input(
         struct LineId {
             id: String,
         }
-        let c: LineId = serde_json::from_str(&line).with_context(|| {
+        let c: LineId = serde_json::from_slice(&line).with_context(|| {
             format!(
                 "{}: line {line_no} is not a decision's citations (truncated or garbled? rerun `resolve`)",
                 p.display()
             )
         })?;
-        if lines.insert(c.id.clone(), (offset, n, line_no)).is_some() {
+        let sha: [u8; 32] = Sha256::digest(&line).into();
+        if lines.insert(c.id.clone(), (offset, n, line_no, sha)).is_some() {
             bail!(
                 "{}: line {line_no} repeats decision {} (one line per decision expected; rerun `resolve`)",
                 p.display(),
@@ -163,7 +181,7 @@ pub fn read_citations_input(
         }
         offset += n as u64;
     }
-    let (row_ids, held_courts) = decision_heads(data_dir, earlier, earlier_max)?;
+    let (order, row_ids, held_courts) = decision_heads(data_dir, earlier, earlier_max)?;
     if let Some(id) = row_ids.keys().filter(|id| !lines.contains_key(*id)).min() {
         bail!(
             "{} has no line for decision {id} (truncated, or from another run of extract): rerun `resolve`",
@@ -177,7 +195,7 @@ pub fn read_citations_input(
         );
     }
     let citing_counts = case_law::read_citing_counts(data_dir)?;
-    Ok(Some(CitationsInput { lines, path: p, file, row_ids, held_courts, citing_counts }))
+    Ok(Some(CitationsInput { lines, order, path: p, file, row_ids, held_courts, citing_counts }))
 }
 
 /// `citations`: from [`read_citations_input`], joined to the decisions by decision id.
@@ -185,8 +203,15 @@ pub fn read_citations_input(
 /// built after the load.
 ///
 /// `carried`: the earlier generation's decisions when `writer` writes into a copy of its
-/// full-text index. A decision whose `index_key` is unchanged keeps its passages there; a
-/// changed one has them deleted and written anew; one no longer held has them deleted.
+/// full-text index and its store is attached as `earlier` ([`crate::store::attach_earlier`]).
+/// A decision whose `index_key` is unchanged keeps its passages there; a changed one has them
+/// deleted and written anew; one no longer held has them deleted. A decision whose
+/// [`build_key`] is unchanged has its row copied from `earlier` and its body kept, without
+/// its line of `decisions.jsonl` being read; its citations are written as any decision's
+/// (what is derived from them counts across decisions).
+///
+/// `laws_input`: the laws part's input hash (the laws and book codes citations are bound to).
+#[allow(clippy::too_many_arguments)]
 pub fn write(
     data_dir: &Path,
     conn: &Connection,
@@ -195,6 +220,7 @@ pub fn write(
     packs: &mut crate::text_packs::PackWriter,
     carried: Option<&EarlierDecisions>,
     citations: Option<CitationsInput>,
+    laws_input: &str,
 ) -> Result<DecisionCounts> {
     let mut counts = DecisionCounts::default();
     let Some(manifest) = decision_stage::read_manifest(data_dir)? else {
@@ -205,24 +231,63 @@ pub fn write(
     counts.records_failed = manifest.failed.len() as u64;
     let Some(citations) = citations else { bail!("decisions are held but their citations were not read") };
     let court_ids = write_courts(conn, &citations.held_courts)?;
+    // extract's key of each line, in line order (None: each line is read and hashed instead).
+    let line_keys = decision_stage::read_line_keys(data_dir)?.filter(|k| k.len() == citations.order.len());
+    let records_path = decision_stage::records_path(data_dir);
+    let records = std::fs::File::open(&records_path)
+        .with_context(|| format!("cannot open {} (rerun `extract`)", records_path.display()))?;
     // (source, record id) of every copy written, primary or merged: what the toc is measured against.
     let mut held_sources: BTreeSet<(String, String)> = BTreeSet::new();
     let mut ins_dec = conn.prepare(
         "INSERT INTO decisions (id, ext_id, court_id, court_name_raw, chamber, date, date_raw, date_confidence, ecli,
             ecli_date_agrees, document_type, document_type_raw, title, file_numbers, norms_raw, source_format, flags,
-            notes, sources, text_length, citing_count, text_pack, text_offset, text_bytes, text_key, index_key)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
+            notes, sources, text_length, citing_count, text_pack, text_offset, text_bytes, text_key, index_key,
+            build_key, passages)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22,
+            ?23, ?24, ?25, ?26, ?27, ?28)",
     )?;
     let mut ins_fn =
         conn.prepare("INSERT INTO decision_file_numbers (fn_norm, file_number, decision_id) VALUES (?1, ?2, ?3)")?;
     let mut binder = LawBinder::default();
     let mut derived = Derived::default();
-    for rec in decision_stage::read_records(data_dir)? {
-        let mut rec: DecisionRecord = rec?;
+    for (i, (ext_id, span)) in citations.order.iter().enumerate() {
         let id =
-            *citations.row_ids.get(&rec.id).context("decisions.jsonl changed while index read it: rerun `index`")?;
+            *citations.row_ids.get(ext_id).context("decisions.jsonl changed while index read it: rerun `index`")?;
         // Citations of the same run, joined to the decisions by decision id (never by line).
-        let cites = citations.of(&rec.id)?;
+        let cites = citations.of(ext_id)?;
+        let citations_sha = &citations.lines[ext_id].3;
+        let earlier = carried.and_then(|c| c.get(ext_id));
+        let (key, line) = match &line_keys {
+            Some(keys) => (build_key(laws_input, &keys[i], citations_sha), None),
+            None => {
+                let line = decision_stage::read_line_at(&records, &records_path, *span)?;
+                let line_key = format!("line sha256 {}", hex::encode(Sha256::digest(&line)));
+                (build_key(laws_input, &line_key, citations_sha), Some(line))
+            }
+        };
+        counts.citations += (cites.laws.len() + cites.cases.len()) as u64;
+        if earlier.is_some_and(|e| e.build_key == key) {
+            let kept = copy_earlier_row(conn, packs, ext_id, id, &court_ids, citations.citing_count(ext_id))?;
+            write_citations(conn, &mut binder, &mut derived, id, &cites, kept.date.as_deref(), &citations.row_ids)?;
+            for fnum in &kept.file_numbers {
+                ins_fn.execute(params![file_number_norm(fnum), fnum, id])?;
+            }
+            held_sources.extend(kept.sources.into_iter().map(|s| (s.source, s.record_id)));
+            counts.passages += kept.passages;
+            counts.index_kept += 1;
+            counts.rows_copied += 1;
+            counts.decisions += 1;
+            continue;
+        }
+        let line = match line {
+            Some(line) => line,
+            None => decision_stage::read_line_at(&records, &records_path, *span)?,
+        };
+        let mut rec = decision_stage::parse_record_line(&records_path, *span, &line)?;
+        drop(line);
+        if rec.id != *ext_id {
+            bail!("{} changed while index read it: rerun `index`", records_path.display());
+        }
         let m = &rec.doc.meta;
         let text_chars = rec.doc.text.chars().count();
         let court_id = rec.court.as_ref().and_then(|c| court_ids.get(&c.name));
@@ -260,21 +325,22 @@ pub fn write(
             serde_json::to_string(&m.notes)?,
             serde_json::to_string(&rec.sources)?,
             text_chars as i64,
-            citations.citing_counts.get(&rec.id).copied().unwrap_or(0),
+            citations.citing_count(&rec.id),
             text_ref.pack,
             text_ref.offset as i64,
             text_ref.bytes as i64,
             text_key,
             index_key,
+            key,
+            docs.len() as i64,
         ])?;
         for fnum in &m.file_numbers {
             ins_fn.execute(params![file_number_norm(fnum), fnum, id])?;
         }
         held_sources.extend(rec.sources.iter().map(|s| (s.source.clone(), s.record_id.clone())));
-        counts.citations += (cites.laws.len() + cites.cases.len()) as u64;
         counts.passages += docs.len() as u64;
-        match carried.and_then(|c| c.get(&rec.id)) {
-            Some((_, key)) if *key == index_key => counts.index_kept += 1,
+        match earlier {
+            Some(e) if e.index_key == index_key => counts.index_kept += 1,
             earlier => {
                 if earlier.is_some() {
                     writer.delete_term(Term::from_field_u64(f.decision_id, id as u64));
@@ -287,9 +353,9 @@ pub fn write(
         }
         counts.decisions += 1;
     }
-    for (ext_id, (id, _)) in carried.into_iter().flatten() {
+    for (ext_id, e) in carried.into_iter().flatten() {
         if !citations.row_ids.contains_key(ext_id) {
-            writer.delete_term(Term::from_field_u64(f.decision_id, *id as u64));
+            writer.delete_term(Term::from_field_u64(f.decision_id, e.id as u64));
             counts.index_removed += 1;
         }
     }
@@ -303,36 +369,127 @@ pub fn write(
     Ok(counts)
 }
 
-/// Each decision's row id (kept from the earlier generation, else the next free one above
-/// `earlier_max`, in `decisions.jsonl` order) and the courts held, read without the texts.
-fn decision_heads(
-    data_dir: &Path,
-    earlier: &EarlierDecisions,
-    earlier_max: i64,
-) -> Result<(HashMap<String, i64>, Holdings)> {
+/// What the build still needs of a decision whose row [`copy_earlier_row`] copied.
+struct KeptRow {
+    date: Option<String>,
+    file_numbers: Vec<String>,
+    sources: Vec<SourceOfRow>,
+    passages: u64,
+}
+
+/// A copy named in a row's `sources` (the fields the toc is measured against).
+#[derive(serde::Deserialize)]
+struct SourceOfRow {
+    source: String,
+    record_id: String,
+}
+
+/// Copies decision `ext_id`'s row from the `earlier` store under row id `id`, with what is
+/// taken fresh: its court's id here (by the court's name) and resolve's `citing_count`; its
+/// body stays the earlier frame (its pack linked).
+fn copy_earlier_row(
+    conn: &Connection,
+    packs: &mut crate::text_packs::PackWriter,
+    ext_id: &str,
+    id: i64,
+    court_ids: &BTreeMap<String, i64>,
+    citing_count: u32,
+) -> Result<KeptRow> {
+    let (court, pack, offset, bytes, date, file_numbers, sources, passages): (
+        Option<String>,
+        String,
+        i64,
+        i64,
+        Option<String>,
+        String,
+        String,
+        i64,
+    ) = conn
+        .prepare_cached(
+            "SELECT c.name, p.name, d.text_offset, d.text_bytes, d.date, d.file_numbers, d.sources, d.passages
+             FROM earlier.decisions d JOIN earlier.text_packs p ON p.id = d.text_pack
+             LEFT JOIN earlier.courts c ON c.id = d.court_id WHERE d.ext_id = ?1",
+        )?
+        .query_row([ext_id], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?))
+        })
+        .with_context(|| format!("decision {ext_id} of the earlier generation cannot be read"))?;
+    let court_id = court.and_then(|name| court_ids.get(&name).copied());
+    let text_ref = packs.keep(&pack, offset as u64, bytes as u64)?;
+    conn.prepare_cached(
+        "INSERT INTO decisions (id, ext_id, court_id, court_name_raw, chamber, date, date_raw, date_confidence, ecli,
+            ecli_date_agrees, document_type, document_type_raw, title, file_numbers, norms_raw, source_format, flags,
+            notes, sources, text_length, citing_count, text_pack, text_offset, text_bytes, text_key, index_key,
+            build_key, passages)
+         SELECT ?2, ext_id, ?3, court_name_raw, chamber, date, date_raw, date_confidence, ecli,
+            ecli_date_agrees, document_type, document_type_raw, title, file_numbers, norms_raw, source_format, flags,
+            notes, sources, text_length, ?4, ?5, text_offset, text_bytes, text_key, index_key, build_key, passages
+         FROM earlier.decisions WHERE ext_id = ?1",
+    )?
+    .execute(params![ext_id, id, court_id, citing_count, text_ref.pack])?;
+    Ok(KeptRow {
+        date,
+        file_numbers: serde_json::from_str(&file_numbers)
+            .with_context(|| format!("decision {ext_id} of the earlier generation: file numbers unreadable"))?,
+        sources: serde_json::from_str(&sources)
+            .with_context(|| format!("decision {ext_id} of the earlier generation: sources unreadable"))?,
+        passages: passages as u64,
+    })
+}
+
+/// Each decision in `decisions.jsonl` order with where its line is, its row id (kept from the
+/// earlier generation, else the next free one above `earlier_max`, in that order) and the
+/// courts held, read without the texts.
+fn decision_heads(data_dir: &Path, earlier: &EarlierDecisions, earlier_max: i64) -> Result<DecisionHeads> {
     #[derive(serde::Deserialize)]
     struct Head {
         id: String,
         court: Option<Court>,
     }
+    let mut order = Vec::new();
     let mut ids = HashMap::new();
     let mut courts = BTreeMap::new();
     let mut next = earlier_max;
-    for rec in decision_stage::read_decision_parts::<Head>(data_dir)? {
-        let rec = rec?;
+    for rec in decision_stage::read_located_parts::<Head>(data_dir)? {
+        let (span, rec) = rec?;
         if let Some(c) = rec.court {
             courts.entry(c.name.clone()).or_insert(c);
         }
         let id = match earlier.get(&rec.id) {
-            Some(&(id, _)) => id,
+            Some(d) => d.id,
             None => {
                 next += 1;
                 next
             }
         };
-        ids.insert(rec.id, id);
+        ids.insert(rec.id.clone(), id);
+        order.push((rec.id, span));
     }
-    Ok((ids, courts))
+    Ok((order, ids, courts))
+}
+
+/// [`decision_heads`]: the decisions in file order with their lines, row ids, courts held.
+type DecisionHeads = (Vec<(String, decision_stage::LineSpan)>, HashMap<String, i64>, Holdings);
+
+/// Bumped when a decision's rows, body or passages are made differently from the same inputs:
+/// it is part of every [`build_key`], so no row of an older build is copied.
+const BUILD_VERSION: u32 = 1;
+
+/// What a decision's rows, body and passages are a function of: its line of `decisions.jsonl`
+/// (extract's `line_key`, of which the line is a function), its line of `citations.jsonl`
+/// (sha256), the laws and book codes its law citations are bound to (`laws_input`, the laws
+/// part's input hash) and [`BUILD_VERSION`]. What else a row holds is taken fresh when it is
+/// copied: its court's id (by name) and its citing count (resolve's); the row ids its case
+/// citations name are stable ([`crate::earlier`]).
+fn build_key(laws_input: &str, line_key: &str, citations_sha: &[u8; 32]) -> String {
+    let mut h = Sha256::new();
+    h.update(BUILD_VERSION.to_le_bytes());
+    h.update(laws_input.as_bytes());
+    h.update(b"\n");
+    h.update(line_key.as_bytes());
+    h.update(b"\n");
+    h.update(citations_sha);
+    hex::encode(&h.finalize()[..16])
 }
 
 /// Every court of the reference table plus every court held that is not in it; holdings

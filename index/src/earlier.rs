@@ -6,6 +6,9 @@
 //!   The decisions' full-text index is keyed by these ids, so it can be carried over.
 //! - **Each decision's `index_key`** (a hash of the passages it puts into the full-text
 //!   index) says whether its documents there are still right: an equal key keeps them.
+//! - **Each decision's `build_key`** (a hash of what its rows, body and passages are made
+//!   from: see `decision_writer::build_key`) says whether all of them are still right: an
+//!   equal key copies its row instead of reading and building the decision again.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -15,8 +18,16 @@ use rusqlite::Connection;
 
 use crate::generation::{Manifest, SCHEMA_VERSION, current_id, generations_dir, read_manifest};
 
-/// The earlier generation's decisions: ext id → (row id, index key).
-pub type EarlierDecisions = HashMap<String, (i64, String)>;
+/// The earlier generation's decisions by ext id.
+pub type EarlierDecisions = HashMap<String, EarlierDecision>;
+
+/// What a build needs to know of one decision of the earlier generation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EarlierDecision {
+    pub id: i64,
+    pub index_key: String,
+    pub build_key: String,
+}
 
 /// The earlier generation, its store open read-only.
 pub struct Earlier {
@@ -42,10 +53,12 @@ impl Earlier {
         }
     }
 
-    /// Every decision's row id and `index_key`, by ext id.
+    /// Every decision's row id, `index_key` and `build_key`, by ext id.
     pub fn decisions(&self) -> Result<EarlierDecisions> {
-        let mut st = self.conn.prepare("SELECT ext_id, id, index_key FROM decisions")?;
-        let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, (r.get::<_, i64>(1)?, r.get::<_, String>(2)?))))?;
+        let mut st = self.conn.prepare("SELECT ext_id, id, index_key, build_key FROM decisions")?;
+        let rows = st.query_map([], |r| {
+            Ok((r.get::<_, String>(0)?, EarlierDecision { id: r.get(1)?, index_key: r.get(2)?, build_key: r.get(3)? }))
+        })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 }

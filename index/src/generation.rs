@@ -28,7 +28,8 @@ use crate::text_packs::{DecisionBody, PackWriter, TEXTS_DIR, TextPacks};
 
 /// Bumped when the layout of a generation changes; `serve` refuses other versions.
 /// 10: a decision's citations moved from the `decision_citations` table into its body.
-pub const SCHEMA_VERSION: u32 = 10;
+/// 11: a decision's `build_key` and passage count, so an unchanged one is copied.
+pub const SCHEMA_VERSION: u32 = 11;
 pub const MANIFEST_FILE: &str = "manifest.json";
 pub const CURRENT_FILE: &str = "CURRENT";
 
@@ -358,6 +359,8 @@ pub struct BuildSummary {
     pub decisions_index_kept: u64,
     pub decisions_index_written: u64,
     pub decisions_index_removed: u64,
+    /// Decisions whose row was copied from the earlier generation (unchanged `build_key`).
+    pub decision_rows_copied: u64,
     /// Wall seconds of each phase, in order: where a build's time goes.
     pub phases: Vec<(&'static str, f64)>,
 }
@@ -586,7 +589,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
         Some(e) => e.decisions()?,
         None => Default::default(),
     };
-    let earlier_max = earlier_decisions.values().map(|&(id, _)| id).max().unwrap_or(0);
+    let earlier_max = earlier_decisions.values().map(|d| d.id).max().unwrap_or(0);
     // resolve's citations are read (and a bad file refused) before anything is built, and
     // after the unchanged check: reading them is most of a no-change run's work at scale.
     let citations = crate::decision_writer::read_citations_input(data_dir, &earlier_decisions, earlier_max)?;
@@ -637,12 +640,16 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     clock.lap("laws");
     let conn = store::create(&tmp.join(STORE_FILE))?;
     store::attach_laws(&conn, &laws_db)?;
-    conn.execute_batch("BEGIN")?;
     // The decisions' full-text index: a copy (hard links) of the earlier one when it was built
     // the same way, in which only changed decisions are written again (tantivy never rewrites
-    // a file: deletes and new segments are new files); else built whole.
+    // a file: deletes and new segments are new files); else built whole. Its store is
+    // attached then: the rows of unchanged decisions are copied from it.
     let decisions_input = decisions_part_input();
     let carried = earlier.as_ref().filter(|e| e.manifest.part_inputs.get(DECISIONS_DIR) == Some(&decisions_input));
+    if let Some(e) = carried {
+        store::attach_earlier(&conn, &e.dir.join(STORE_FILE))?;
+    }
+    conn.execute_batch("BEGIN")?;
     let dec_idx = match carried {
         Some(e) => {
             link_part(&e.dir.join(DECISIONS_DIR), &tmp.join(DECISIONS_DIR))?;
@@ -661,6 +668,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
         &mut packs,
         carried.map(|_| &earlier_decisions),
         citations,
+        &laws_input,
     )?;
     let pack_counts = packs.finish(&conn)?;
     clock.lap("decisions");
@@ -679,6 +687,9 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     store::set_meta(&conn, "generation_id", &id)?;
     store::set_meta(&conn, "built_at", &built_at)?;
     conn.execute_batch("COMMIT")?;
+    if carried.is_some() {
+        conn.execute_batch("DETACH DATABASE earlier")?;
+    }
     // `main` only: the attached laws.sqlite is read-only (and analysed when it was written).
     conn.execute_batch("ANALYZE main")?;
     drop(conn);
@@ -769,6 +780,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
         decisions_index_kept: dec.index_kept,
         decisions_index_written: dec.index_written,
         decisions_index_removed: dec.index_removed,
+        decision_rows_copied: dec.rows_copied,
         phases: clock.phases,
     };
     if opts.no_publish {

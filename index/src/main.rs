@@ -47,12 +47,13 @@ fn summary_line(verb: &str, s: &generation::BuildSummary) -> String {
     let b = &s.bodies;
     let phases: Vec<String> = s.phases.iter().map(|(name, secs)| format!("{name} {secs:.1} s")).collect();
     let mut line = format!(
-        "index: {verb}: {} laws, {} sections, {} decisions in {:.1} s ({}); decision bodies: {} kept, {} written, {} moved out of {} sparse packs; full-text index: {} decisions kept, {} written, {} removed",
+        "index: {verb}: {} laws, {} sections, {} decisions in {:.1} s ({}); decision rows: {} copied as they were; decision bodies: {} kept, {} written, {} moved out of {} sparse packs; full-text index: {} decisions kept, {} written, {} removed",
         s.laws,
         s.sections,
         s.decisions,
         s.seconds,
         phases.join(", "),
+        s.decision_rows_copied,
         b.bodies_reused,
         b.bodies_written,
         b.frames_moved,

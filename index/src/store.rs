@@ -127,7 +127,9 @@ CREATE TABLE decisions (
     text_offset INTEGER NOT NULL,      -- the frame's first byte in the pack
     text_bytes INTEGER NOT NULL,       -- the frame's length
     text_key TEXT NOT NULL,            -- sha256 (128 bits, hex) of the uncompressed body
-    index_key TEXT NOT NULL            -- sha256 (128 bits, hex) of its documents in decisions/
+    index_key TEXT NOT NULL,           -- sha256 (128 bits, hex) of its documents in decisions/
+    build_key TEXT NOT NULL,           -- sha256 (128 bits, hex) of what its rows, body and documents are made from
+    passages INTEGER NOT NULL          -- its documents in decisions/
 );
 -- The packs of texts/, each named by the sha256 of its bytes (index::text_packs).
 CREATE TABLE text_packs (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, bytes INTEGER NOT NULL);
@@ -299,8 +301,19 @@ fn create_with(path: &Path, schema: &str) -> Result<Connection> {
 /// Attaches `laws.sqlite` read-only as `laws`: the store's queries name its tables unqualified
 /// (SQLite looks in `main`, then in attached databases).
 pub fn attach_laws(conn: &Connection, laws: &Path) -> Result<()> {
-    let uri = format!("file:{}?mode=ro&immutable=1", laws.display());
-    conn.execute("ATTACH DATABASE ?1 AS laws", [uri]).with_context(|| format!("cannot attach {}", laws.display()))?;
+    attach_immutable(conn, laws, "laws")
+}
+
+/// Attaches the store of the generation a build follows as `earlier` (read-only: a published
+/// generation is never modified), so unchanged rows are copied by SQL.
+pub fn attach_earlier(conn: &Connection, store: &Path) -> Result<()> {
+    attach_immutable(conn, store, "earlier")
+}
+
+fn attach_immutable(conn: &Connection, db: &Path, schema: &str) -> Result<()> {
+    let uri = format!("file:{}?mode=ro&immutable=1", db.display());
+    conn.execute(&format!("ATTACH DATABASE ?1 AS {schema}"), [uri])
+        .with_context(|| format!("cannot attach {}", db.display()))?;
     Ok(())
 }
 

@@ -206,21 +206,36 @@ impl PackWriter {
         if old_key != key {
             return Ok(None);
         }
-        let pack = match self.linked_ids.get(&name) {
+        Ok(Some(self.earlier_frame(&name, offset as u64, bytes as u64)?))
+    }
+
+    /// Keeps a body as the earlier generation stored it: the frame at `offset` (`bytes` long)
+    /// of its pack `name`, for a decision whose body is known unchanged without building it.
+    pub fn keep(&mut self, name: &str, offset: u64, bytes: u64) -> Result<TextRef> {
+        let r = self.earlier_frame(name, offset, bytes)?;
+        self.counts.bodies_reused += 1;
+        Ok(r)
+    }
+
+    /// The frame at `offset` (`bytes` long) of the earlier generation's pack `name`, its pack
+    /// linked on first use.
+    fn earlier_frame(&mut self, name: &str, offset: u64, bytes: u64) -> Result<TextRef> {
+        let Some(e) = &self.earlier else { bail!("no earlier generation to keep the body of from") };
+        let pack = match self.linked_ids.get(name) {
             Some(&id) => id,
             None => {
-                let from = e.texts.join(&name);
-                let to = self.dir.join(&name);
+                let from = e.texts.join(name);
+                let to = self.dir.join(name);
                 crate::generation::link_file(&from, &to)?;
                 let size = std::fs::metadata(&to)?.len();
                 let id = self.next_id;
                 self.next_id += 1;
-                self.packs.insert(id, PackSource::Linked { name: name.clone(), bytes: size });
-                self.linked_ids.insert(name, id);
+                self.packs.insert(id, PackSource::Linked { name: name.to_string(), bytes: size });
+                self.linked_ids.insert(name.to_string(), id);
                 id
             }
         };
-        Ok(Some(TextRef { pack, offset: offset as u64, bytes: bytes as u64 }))
+        Ok(TextRef { pack, offset, bytes })
     }
 
     /// Appends one compressed frame to the open pack (starting one when needed).

@@ -69,15 +69,34 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     assert!(log.contains("index: unchanged"), "{log}");
     assert_eq!(mtimes(), before, "an unchanged input rewrote a work file");
 
-    // 1% of the records change: each gets one more sentence with a law and a case citation.
+    // 1% of the records change: each gets one more sentence with a law and two case citations,
+    // one of them of a held decision (whose own lines do not change, so its row is copied with
+    // its citing count taken fresh).
+    let cited = original
+        .iter()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|r| {
+            r["court"]["slug"] == "bverwg"
+                && r["type"] == "Urteil"
+                && r["date"].is_string()
+                && r["file_number"].is_string()
+        })
+        .expect("a BVerwG judgment in the corpus");
+    let cited_citation = {
+        let date = cited["date"].as_str().unwrap();
+        let (y, m, d) = (&date[..4], &date[5..7], &date[8..10]);
+        let number = cited["file_number"].as_str().unwrap().replace('\u{a0}', " ");
+        format!("BVerwG, Urteil vom {d}.{m}.{y} - {number} -")
+    };
     let mut changed_ids = BTreeSet::new();
     let mut lines = original.clone();
     let step = lines.len() / (lines.len() / 100).max(1);
     for l in lines.iter_mut().step_by(step) {
         let mut rec: Value = serde_json::from_str(l).unwrap();
         let Some(content) = rec["content"].as_str().filter(|c| c.len() > 200) else { continue };
-        let added =
-            format!("{content}\n\nErgänzend: vgl. § 823 Abs. 1 BGB und BVerwG, Urteil vom 12.03.2015 - 7 C 12.14 -.");
+        let added = format!(
+            "{content}\n\nErgänzend: vgl. § 823 Abs. 1 BGB und BVerwG, Urteil vom 12.03.2015 - 7 C 12.14 -; {cited_citation}."
+        );
         rec["content"] = Value::String(added);
         changed_ids.insert(rec["id"].to_string().trim_matches('"').to_string());
         *l = rec.to_string();
@@ -85,6 +104,7 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     assert!(changed_ids.len() >= 5, "too few records changed: {}", changed_ids.len());
     write_gz_lines(&dump, &lines);
     let before_id = legal_tests::current_id(&data);
+    let (lines_before, citations_before) = (lines_by_id(&decisions), lines_by_id(&citations));
     let log = stages(&data, &mirror.base_url(), &dump, true);
     // Today's dump is another file: read again.
     assert!(log.contains("ingest oldp: toc 1 items (not read); fetched 1 changed"), "{log}");
@@ -133,6 +153,28 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     // extract copied the other decisions' lines as they were, without reading their records.
     assert_eq!(count_before(&log, "lines copied as they were"), total - affected.len(), "{log}");
     assert!(log.contains("index: published"), "{log}");
+    // index copies the row of every decision whose line of decisions.jsonl and of
+    // citations.jsonl are as they were, and only theirs (the rows are compared with a build
+    // from scratch below).
+    let (lines_after, citations_after) = (lines_by_id(&decisions), lines_by_id(&citations));
+    let unchanged = lines_after
+        .iter()
+        .filter(|(id, line)| {
+            lines_before.get(*id) == Some(line) && citations_before.get(*id) == citations_after.get(*id)
+        })
+        .count();
+    assert!(unchanged > total / 2, "{unchanged} of {total}");
+    assert_eq!(count_before(&log, "copied as they were; decision bodies"), unchanged, "{log}");
+    let citing_count = |id: &str| -> i64 {
+        let db = rusqlite::Connection::open(data.join("generations").join(id).join("store.sqlite")).unwrap();
+        let ext = format!("oldp-{}", cited["id"]);
+        db.query_row("SELECT citing_count FROM decisions WHERE ext_id = ?1", [ext], |r| r.get(0)).unwrap()
+    };
+    let after_id = legal_tests::current_id(&data);
+    assert!(
+        citing_count(&after_id) > citing_count(&before_id),
+        "the changed records' citation of {cited_citation} was not counted"
+    );
     // index compresses and writes only those decisions' bodies; the others keep their frames.
     // (A changed record merged as a second copy leaves its decision's text as it was.)
     let rewritten: BTreeSet<String> = std::fs::read_to_string(&decisions)
@@ -150,7 +192,6 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     // The new generation shares the part that did not change (the laws' index, built from the
     // same laws) with the one before: the same inodes, one copy on disk. Each still verifies
     // on its own, every file hashed against its own manifest.
-    let after_id = legal_tests::current_id(&data);
     assert_ne!(after_id, before_id);
     assert!(log.contains(&format!("laws shared with {before_id}")), "{log}");
     let gens = data.join("generations");
@@ -229,9 +270,17 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     let scratch = passages_by_decision(&fresh.join("generations").join(legal_tests::current_id(&fresh)));
     assert_eq!(incremental.len(), total);
     assert_eq!(incremental, scratch, "the incremental full-text index differs from one built from scratch");
+    let fresh_dir = fresh.join("generations").join(legal_tests::current_id(&fresh));
+    // The rows: the copied ones hold what a build from scratch writes (court by name, resolve's
+    // citing count, file numbers, keys), as the rewritten ones do.
+    let (incremental_rows, scratch_rows) = (rows_by_decision(&gens.join(&after_id)), rows_by_decision(&fresh_dir));
+    assert_eq!(incremental_rows.len(), total);
+    assert!(
+        incremental_rows == scratch_rows,
+        "the incremental generation's decision rows differ from a build from scratch"
+    );
     // Every decision's citations travel in its body: the kept ones and the rewritten ones
     // are bound exactly as a build from scratch binds them.
-    let fresh_dir = fresh.join("generations").join(legal_tests::current_id(&fresh));
     let (kept_citations, scratch_citations) =
         (citations_by_decision(&gens.join(&after_id)), citations_by_decision(&fresh_dir));
     assert_eq!(kept_citations.len(), total);
@@ -306,4 +355,48 @@ fn citations_by_decision(dir: &Path) -> BTreeMap<String, Vec<index::citation_row
         })
         .unwrap();
     rows.into_iter().map(|(ext, id)| (ext, g.decision_citations(id).unwrap())).collect()
+}
+
+/// Each line of a JSON Lines file of decisions (`decisions.jsonl`, `citations.jsonl`) by its
+/// decision id.
+fn lines_by_id(p: &Path) -> BTreeMap<String, String> {
+    std::fs::read_to_string(p)
+        .unwrap()
+        .lines()
+        .map(|l| (serde_json::from_str::<Value>(l).unwrap()["id"].as_str().unwrap().to_string(), l.to_string()))
+        .collect()
+}
+
+/// Per decision (ext id): its row as the generation in `dir` holds it, less where its body
+/// lies (pack and offset differ between a build that kept bodies and one that wrote them all),
+/// with its court's name and its file numbers as rows of `decision_file_numbers`.
+fn rows_by_decision(dir: &Path) -> BTreeMap<String, Vec<Option<String>>> {
+    let g = index::Generation::open_verified(dir).unwrap();
+    g.store
+        .with(|c| {
+            let mut st = c.prepare(
+                "SELECT d.ext_id, c.name, d.court_name_raw, d.chamber, d.date, d.date_raw, d.date_confidence, d.ecli,
+                    d.ecli_date_agrees, d.document_type, d.document_type_raw, d.title, d.file_numbers, d.norms_raw,
+                    d.source_format, d.flags, d.notes, d.sources, d.text_length, d.citing_count, d.text_key,
+                    d.index_key, d.build_key, d.passages,
+                    (SELECT group_concat(f.fn_norm || '=' || f.file_number, '|') FROM
+                        (SELECT * FROM decision_file_numbers WHERE decision_id = d.id ORDER BY fn_norm, file_number) f)
+                 FROM decisions d LEFT JOIN courts c ON c.id = d.court_id",
+            )?;
+            let rows = st
+                .query_map([], |r| {
+                    let cols = (1..25)
+                        .map(|i| {
+                            r.get::<_, rusqlite::types::Value>(i).map(|v| match v {
+                                rusqlite::types::Value::Null => None,
+                                v => Some(format!("{v:?}")),
+                            })
+                        })
+                        .collect::<Result<Vec<_>, _>>()?;
+                    Ok((r.get::<_, String>(0)?, cols))
+                })?
+                .collect::<Result<_, _>>()?;
+            Ok(rows)
+        })
+        .unwrap()
 }
