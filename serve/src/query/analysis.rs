@@ -590,20 +590,28 @@ fn concept_clauses(plan: &QueryPlan, fields: &[(Field, f32)], count_only: bool) 
     };
     let mut required: Vec<Box<dyn Query>> = Vec::new();
     let mut ranking: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    let alternative_query = |a: &Alternative| -> Box<dyn Query> {
+        let weight = alternative_weight(&a.via);
+        let all: Vec<(Occur, Box<dyn Query>)> =
+            a.terms.iter().map(|t| (Occur::Must, term_query(t, weight / a.terms.len() as f32))).collect();
+        Box::new(BooleanQuery::new(all))
+    };
     for c in &plan.concepts {
         let restricts = plan.restricts(c);
-        let alternatives: Vec<(Occur, Box<dyn Query>)> = c
-            .alternatives
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !(count_only && restricts && subsumed(c, *i)))
-            .map(|(_, a)| {
-                let weight = alternative_weight(&a.via);
-                let all: Vec<(Occur, Box<dyn Query>)> =
-                    a.terms.iter().map(|t| (Occur::Must, term_query(t, weight / a.terms.len() as f32))).collect();
-                (Occur::Should, Box::new(BooleanQuery::new(all)) as Box<dyn Query>)
-            })
-            .collect();
+        let mut alternatives: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for (i, a) in c.alternatives.iter().enumerate() {
+            if restricts && subsumed(c, i) {
+                // It matches only where another alternative of the concept matches, so as a
+                // clause of its own beside the concept it adds the same score (scores are
+                // summed) and is sought only in the passages that match: inside the concept's
+                // union it was walked over its whole postings. A count leaves it out.
+                if !count_only {
+                    ranking.push((Occur::Should, alternative_query(a)));
+                }
+                continue;
+            }
+            alternatives.push((Occur::Should, alternative_query(a)));
+        }
         let q: Box<dyn Query> = Box::new(BooleanQuery::new(alternatives));
         if restricts {
             required.push(q);
@@ -619,7 +627,97 @@ fn concept_clauses(plan: &QueryPlan, fields: &[(Field, f32)], count_only: bool) 
 
 #[cfg(test)]
 mod tests {
-    use super::{Alternative, Concept, Via, subsumed, without_infix_zu};
+    use super::{Alternative, Concept, QueryPlan, Via, plan_match_query, plan_query, subsumed, without_infix_zu};
+    use crate::query::expansion::QueryExpansion;
+    use tantivy::collector::TopDocs;
+    use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
+    use tantivy::schema::{IndexRecordOption, STORED, Schema, TEXT};
+    use tantivy::{Index, TantivyDocument, Term, doc};
+
+    #[test]
+    fn an_implied_alternative_ranks_beside_its_concept_with_the_scores_of_the_concepts_union() {
+        let mut b = Schema::builder();
+        let text = b.add_text_field("text", TEXT | STORED);
+        let index = Index::create_in_ram(b.build());
+        let mut w: tantivy::IndexWriter<TantivyDocument> = index.writer_with_num_threads(1, 15_000_000).unwrap();
+        for t in [
+            "akteneinsicht behorde",
+            "akteneinsicht beteiligt behorde behorde",
+            "akteneinsicht beteiligt",
+            "beteiligt behorde",
+            "akteneinsicht akteneinsicht behorde beteiligt beteiligt",
+            "behorde",
+        ] {
+            w.add_document(doc!(text => t)).unwrap();
+        }
+        w.commit().unwrap();
+        let searcher = index.reader().unwrap().searcher();
+        let alt = |terms: &[&str], via: Via| Alternative { terms: terms.iter().map(|t| t.to_string()).collect(), via };
+        let concept =
+            |word: &str, alternatives: Vec<Alternative>| Concept { word: word.into(), alternatives, exact: false };
+        let plan = QueryPlan {
+            concepts: vec![
+                concept(
+                    "Akteneinsicht",
+                    vec![
+                        alt(&["akteneinsicht"], Via::Word),
+                        alt(&["akteneinsicht", "beteiligt"], Via::Expansion { lay: "Akteneinsicht".into() }),
+                    ],
+                ),
+                concept("Behörde", vec![alt(&["behorde"], Via::Word)]),
+            ],
+            optional_terms: Vec::new(),
+            expansion: QueryExpansion::not_applied(
+                "",
+                model::ExpansionStatus::Skipped,
+                model::ExpansionReason::EmptyQuery,
+            ),
+            dropped_words: Vec::new(),
+            unknown_words: Vec::new(),
+        };
+        let fields = [(text, 1.0f32)];
+        // The reference: each concept the union of all its alternatives (their scores summed).
+        let term = |t: &str, weight: f32| -> Box<dyn Query> {
+            let tq = TermQuery::new(Term::from_field_text(text, t), IndexRecordOption::WithFreqs);
+            Box::new(BooleanQuery::new(vec![(
+                Occur::Should,
+                Box::new(BoostQuery::new(Box::new(tq), weight)) as Box<dyn Query>,
+            )]))
+        };
+        let all = |terms: &[(&str, f32)]| -> Box<dyn Query> {
+            Box::new(BooleanQuery::new(terms.iter().map(|(t, w)| (Occur::Must, term(t, *w))).collect()))
+        };
+        let union = |alts: Vec<Box<dyn Query>>| -> Box<dyn Query> {
+            Box::new(BooleanQuery::new(alts.into_iter().map(|a| (Occur::Should, a)).collect()))
+        };
+        let reference = BooleanQuery::new(vec![
+            (
+                Occur::Must,
+                union(vec![all(&[("akteneinsicht", 1.0)]), all(&[("akteneinsicht", 0.4), ("beteiligt", 0.4)])]),
+            ),
+            (Occur::Must, union(vec![all(&[("behorde", 1.0)])])),
+        ]);
+        let ranked = |q: &dyn Query| -> Vec<(u32, f32)> {
+            let mut v: Vec<(u32, f32)> = searcher
+                .search(q, &TopDocs::with_limit(10).order_by_score())
+                .unwrap()
+                .into_iter()
+                .map(|(score, a)| (a.doc_id, score))
+                .collect();
+            v.sort_by_key(|(doc, _)| *doc);
+            v
+        };
+        let (want, got) = (ranked(&reference), ranked(&plan_query(&plan, &fields, Occur::Must, Vec::new())));
+        assert_eq!(want.iter().map(|d| d.0).collect::<Vec<_>>(), [0, 1, 4]);
+        assert_eq!(got.iter().map(|d| d.0).collect::<Vec<_>>(), [0, 1, 4]);
+        for ((_, a), (_, b)) in want.iter().zip(&got) {
+            assert!((a - b).abs() < 1e-5, "{want:?} {got:?}");
+        }
+        // The implied alternative raises the passages holding it above the one that does not.
+        assert!(got[2].1 > got[0].1 && got[1].1 > got[0].1, "{got:?}");
+        let count = plan_match_query(&plan, &fields, Occur::Must, Vec::new());
+        assert_eq!(ranked(&count).iter().map(|d| d.0).collect::<Vec<_>>(), [0, 1, 4]);
+    }
 
     #[test]
     fn an_alternative_holding_all_of_anothers_terms_is_implied_by_it_and_of_equal_ones_the_later() {
