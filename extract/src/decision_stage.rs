@@ -119,13 +119,6 @@ pub fn read_manifest(data_dir: &Path) -> Result<Option<DecisionsManifest>> {
     }
 }
 
-/// Streams a part of every decision of the last complete run, `T` naming the fields wanted
-/// (the rest of each line, the text included, is skipped, not kept); a line that is not a
-/// decision is an error naming the file and the line.
-pub fn read_decision_parts<T: serde::de::DeserializeOwned>(data_dir: &Path) -> Result<impl Iterator<Item = Result<T>>> {
-    Ok(read_located_parts(data_dir)?.map(|r| r.map(|(_, part)| part)))
-}
-
 /// Where a decision's line is in `decisions.jsonl`: its byte offset and length (the newline
 /// included), for [`read_record_at`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,7 +127,9 @@ pub struct LineSpan {
     pub len: usize,
 }
 
-/// [`read_decision_parts`], each part with where its line is.
+/// Streams a part of every decision of the last complete run with where its line is, `T`
+/// naming the fields wanted (the rest of each line, the text included, is skipped, not kept);
+/// a line that is not a decision is an error naming the file and the line.
 pub fn read_located_parts<T: serde::de::DeserializeOwned>(
     data_dir: &Path,
 ) -> Result<impl Iterator<Item = Result<(LineSpan, T)>>> {
@@ -188,13 +183,6 @@ pub fn parse_record_line(path: &Path, span: LineSpan, line: &[u8]) -> Result<Dec
     serde_json::from_slice(line).with_context(|| {
         format!("{}: the line at byte {} is not a decision (rerun `extract`)", path.display(), span.offset)
     })
-}
-
-/// Streams the decisions of the last complete run.
-pub fn read_records(data_dir: &Path) -> Result<impl Iterator<Item = Result<DecisionRecord>>> {
-    let p = records_path(data_dir);
-    let f = std::fs::File::open(&p).with_context(|| format!("cannot open {}", p.display()))?;
-    Ok(std::io::BufReader::new(f).lines().map(|l| Ok(serde_json::from_str(&l?)?)))
 }
 
 #[derive(Debug, Default)]
@@ -621,14 +609,14 @@ fn located_line_keys(data_dir: &Path, sha256: &str, file: &std::fs::File) -> Opt
         .collect()
 }
 
-/// The `line_key` of every line of the last complete run's `decisions.jsonl`, in line order:
-/// what each line is a function of, so a later stage can tell an unchanged decision without
-/// reading its line. None when there is no such run or [`line_keys_path`] does not describe
-/// the file on disk (a stage then reads every line).
-pub fn read_line_keys(data_dir: &Path) -> Result<Option<Vec<String>>> {
+/// The `line_key` of every line of the last complete run's `decisions.jsonl` with where the
+/// line is, in line order: what each line is a function of, so a later stage can tell an
+/// unchanged decision without reading its line. None when there is no such run or
+/// [`line_keys_path`] does not describe the file on disk (a stage then reads every line).
+pub fn read_line_keys(data_dir: &Path) -> Result<Option<Vec<(String, LineSpan)>>> {
     let Some(manifest) = read_manifest(data_dir)? else { return Ok(None) };
     let Ok(file) = std::fs::File::open(records_path(data_dir)) else { return Ok(None) };
-    Ok(located_line_keys(data_dir, &manifest.sha256, &file).map(|v| v.into_iter().map(|(k, _)| k).collect()))
+    Ok(located_line_keys(data_dir, &manifest.sha256, &file))
 }
 
 /// What [`write_decisions`] wrote.

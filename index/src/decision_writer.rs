@@ -83,9 +83,8 @@ type Holdings = BTreeMap<String, Court>;
 /// build starts (see [`read_citations_input`]). Holds where each decision's line is, not the
 /// lines: the build reads one line at a time.
 pub struct CitationsInput {
-    /// Each decision's line in `citations.jsonl`: (offset, length, line number, the line's
-    /// sha256).
-    lines: HashMap<String, (u64, usize, usize, [u8; 32])>,
+    /// Each decision's line in `citations.jsonl`.
+    lines: HashMap<String, CitationsLine>,
     /// Each decision and where its line is in `decisions.jsonl`, in the file's order.
     order: Vec<(String, decision_stage::LineSpan)>,
     path: std::path::PathBuf,
@@ -99,6 +98,14 @@ pub struct CitationsInput {
     citing_counts: HashMap<String, u32>,
 }
 
+/// Where a decision's line of `citations.jsonl` is, and its sha256 (part of [`build_key`]).
+struct CitationsLine {
+    offset: u64,
+    len: usize,
+    line_no: usize,
+    sha256: [u8; 32],
+}
+
 impl CitationsInput {
     /// resolve's citing count of decision `id` (0 when no held decision cites it).
     fn citing_count(&self, id: &str) -> u32 {
@@ -109,7 +116,7 @@ impl CitationsInput {
     fn of(&self, id: &str) -> Result<DecisionCitations> {
         use std::os::unix::fs::FileExt;
         let p = &self.path;
-        let Some(&(offset, len, line_no, _)) = self.lines.get(id) else {
+        let Some(&CitationsLine { offset, len, line_no, .. }) = self.lines.get(id) else {
             bail!(
                 "{} has no line for decision {id} (truncated, or from another run of extract): rerun `resolve`",
                 p.display()
@@ -171,8 +178,8 @@ pub fn read_citations_input(
                 p.display()
             )
         })?;
-        let sha: [u8; 32] = Sha256::digest(&line).into();
-        if lines.insert(c.id.clone(), (offset, n, line_no, sha)).is_some() {
+        let at = CitationsLine { offset, len: n, line_no, sha256: Sha256::digest(&line).into() };
+        if lines.insert(c.id.clone(), at).is_some() {
             bail!(
                 "{}: line {line_no} repeats decision {} (one line per decision expected; rerun `resolve`)",
                 p.display(),
@@ -231,8 +238,11 @@ pub fn write(
     counts.records_failed = manifest.failed.len() as u64;
     let Some(citations) = citations else { bail!("decisions are held but their citations were not read") };
     let court_ids = write_courts(conn, &citations.held_courts)?;
-    // extract's key of each line, in line order (None: each line is read and hashed instead).
-    let line_keys = decision_stage::read_line_keys(data_dir)?.filter(|k| k.len() == citations.order.len());
+    // extract's key of each line, in line order, trusted only where the keys describe exactly
+    // the lines read for the heads (None: each line is read and hashed instead).
+    let line_keys = decision_stage::read_line_keys(data_dir)?.filter(|keys| {
+        keys.len() == citations.order.len() && keys.iter().zip(&citations.order).all(|((_, a), (_, b))| a == b)
+    });
     let records_path = decision_stage::records_path(data_dir);
     let records = std::fs::File::open(&records_path)
         .with_context(|| format!("cannot open {} (rerun `extract`)", records_path.display()))?;
@@ -255,10 +265,10 @@ pub fn write(
             *citations.row_ids.get(ext_id).context("decisions.jsonl changed while index read it: rerun `index`")?;
         // Citations of the same run, joined to the decisions by decision id (never by line).
         let cites = citations.of(ext_id)?;
-        let citations_sha = &citations.lines[ext_id].3;
+        let citations_sha = &citations.lines[ext_id].sha256;
         let earlier = carried.and_then(|c| c.get(ext_id));
         let (key, line) = match &line_keys {
-            Some(keys) => (build_key(laws_input, &keys[i], citations_sha), None),
+            Some(keys) => (build_key(laws_input, &keys[i].0, citations_sha), None),
             None => {
                 let line = decision_stage::read_line_at(&records, &records_path, *span)?;
                 let line_key = format!("line sha256 {}", hex::encode(Sha256::digest(&line)));
