@@ -29,7 +29,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::courts::{Court, CourtTable, branch_of_jurisdiction};
+use crate::decision_lines::{DecisionHead, EarlierLines, LinesWriter};
 use crate::decisions::{DecisionDoc, normalise_oldp, parse_oldp_line, parse_rii_xml};
+use crate::hashing_writer::HashingWriter;
 
 /// Bump when the normaliser's output changes, so cached records are rebuilt.
 pub const DECISION_EXTRACT_VERSION: u32 = 1;
@@ -96,9 +98,9 @@ pub fn records_path(data_dir: &Path) -> PathBuf {
     dir(data_dir).join("decisions.jsonl")
 }
 
-/// `decisions.jsonl`'s companion: the sha256 of the file it describes, then each line's
-/// `line_key` and where the line is. The next run copies a line whose key it computes
-/// again instead of reading, merging and serialising its copies.
+/// `decisions.jsonl`'s companion ([`crate::decision_lines`]): the file it describes, then each
+/// line's `line_key`, place and head. The next run copies a line whose key it computes again
+/// instead of reading, merging and serialising its copies; later stages read heads from it.
 pub fn line_keys_path(data_dir: &Path) -> PathBuf {
     dir(data_dir).join("decisions.lines")
 }
@@ -130,9 +132,9 @@ pub struct LineSpan {
 /// Streams a part of every decision of the last complete run with where its line is, `T`
 /// naming the fields wanted (the rest of each line, the text included, is skipped, not kept);
 /// a line that is not a decision is an error naming the file and the line.
-pub fn read_located_parts<T: serde::de::DeserializeOwned>(
+pub(crate) fn read_located_parts<T: serde::de::DeserializeOwned>(
     data_dir: &Path,
-) -> Result<impl Iterator<Item = Result<(LineSpan, T)>>> {
+) -> Result<impl Iterator<Item = Result<(LineSpan, T)>> + use<T>> {
     use std::io::BufRead;
     let p = records_path(data_dir);
     let f = std::fs::File::open(&p).with_context(|| format!("cannot open {}", p.display()))?;
@@ -198,6 +200,10 @@ pub struct DecisionsSummary {
     pub lines_copied: usize,
     /// The input equals the last run's: nothing was read or rewritten.
     pub unchanged: bool,
+    /// Wall seconds reading every record (decompress, hash, normalise what changed), and
+    /// merging and writing `decisions.jsonl` with `decisions.lines`.
+    pub read_secs: f64,
+    pub write_secs: f64,
 }
 
 impl DecisionsSummary {
@@ -209,7 +215,7 @@ impl DecisionsSummary {
             );
         }
         format!(
-            "extract decisions: {} records; {} normalised, {} unchanged (reused), {} failed; {} decisions ({} second copies merged; {} lines copied as they were); {:.1} MB in {:.1} s",
+            "extract decisions: {} records; {} normalised, {} unchanged (reused), {} failed; {} decisions ({} second copies merged; {} lines copied as they were); {:.1} MB in {:.1} s (read records {:.1} s, write decisions {:.1} s)",
             self.records_read,
             self.normalised,
             self.reused,
@@ -218,7 +224,9 @@ impl DecisionsSummary {
             self.merged,
             self.lines_copied,
             self.bytes as f64 / 1e6,
-            secs
+            secs,
+            self.read_secs,
+            self.write_secs
         )
     }
 }
@@ -450,6 +458,7 @@ pub fn run(data_dir: &Path) -> Result<DecisionsSummary> {
             ..Default::default()
         });
     }
+    let started = std::time::Instant::now();
     let run_id = catalog.start_run("extract", Some("decisions"))?;
     let bar = catalog::cli::progress_bar(toc.len() as u64, "extract decisions");
     let basis = line_basis();
@@ -500,6 +509,7 @@ pub fn run(data_dir: &Path) -> Result<DecisionsSummary> {
     pass.bar.finish_and_clear();
     pass.summary.records_read = pass.slots.len() + pass.failed.len();
     pass.known = HashMap::new();
+    pass.summary.read_secs = started.elapsed().as_secs_f64();
     write_slot_heads(data_dir, &basis, &pass.slots)?;
 
     // Pass 2: second copies merged, one batch of groups read back and written at a time.
@@ -511,6 +521,7 @@ pub fn run(data_dir: &Path) -> Result<DecisionsSummary> {
     let (sha256, written) = (out.sha256, groups.len());
     let mut summary = std::mem::take(&mut pass.summary);
     summary.lines_copied = out.copied;
+    summary.write_secs = started.elapsed().as_secs_f64() - summary.read_secs;
     summary.decisions = written;
     summary.merged = pass.slots.len() - written;
     summary.failed = pass.failed.len();
@@ -556,69 +567,6 @@ fn line_key<'a>(basis: &str, members: impl Iterator<Item = &'a Slot>) -> String 
     hex::encode(h.finalize())
 }
 
-/// The last run's `decisions.jsonl`, held open while the new one replaces it, and where each
-/// of its lines is by [`line_key`].
-struct EarlierLines {
-    file: std::fs::File,
-    spans: HashMap<String, LineSpan>,
-}
-
-/// The first line of [`line_keys_path`]: the file the keys describe, as the manifest names it
-/// (`sha256`) and as it lies on disk (inode, size, modification time), so keys are never read
-/// against another file (a run stopped between writing the two, or a file changed since).
-fn keys_header(sha256: &str, file: &std::fs::File) -> std::io::Result<String> {
-    use std::os::unix::fs::MetadataExt;
-    let m = file.metadata()?;
-    Ok(format!("{sha256} {} {} {}.{}", m.ino(), m.len(), m.mtime(), m.mtime_nsec()))
-}
-
-impl EarlierLines {
-    /// None when there is no earlier file, or the keys do not describe the file the last
-    /// run's manifest names (`sha256`) exactly as it lies on disk.
-    fn open(data_dir: &Path, sha256: &str) -> Option<EarlierLines> {
-        let file = std::fs::File::open(records_path(data_dir)).ok()?;
-        let spans = located_line_keys(data_dir, sha256, &file)?.into_iter().collect();
-        Some(EarlierLines { file, spans })
-    }
-
-    /// The earlier line with `key`, if any and readable as one whole line.
-    fn line(&self, key: &str) -> Option<Vec<u8>> {
-        use std::os::unix::fs::FileExt;
-        let span = self.spans.get(key)?;
-        let mut buf = vec![0u8; span.len];
-        self.file.read_exact_at(&mut buf, span.offset).ok()?;
-        (buf.last() == Some(&b'\n') && buf.first() == Some(&b'{')).then_some(buf)
-    }
-}
-
-/// Each line's key and place, in the order of the lines of `file` (`decisions.jsonl`, whose
-/// sha256 the manifest names as `sha256`); None unless [`line_keys_path`] describes exactly that
-/// file as it lies on disk.
-fn located_line_keys(data_dir: &Path, sha256: &str, file: &std::fs::File) -> Option<Vec<(String, LineSpan)>> {
-    let text = std::fs::read_to_string(line_keys_path(data_dir)).ok()?;
-    let mut lines = text.lines();
-    if lines.next()? != keys_header(sha256, file).ok()? {
-        return None;
-    }
-    lines
-        .map(|l| {
-            let mut parts = l.split(' ');
-            let (key, offset, len) = (parts.next()?, parts.next()?, parts.next()?);
-            Some((key.to_string(), LineSpan { offset: offset.parse().ok()?, len: len.parse().ok()? }))
-        })
-        .collect()
-}
-
-/// The `line_key` of every line of the last complete run's `decisions.jsonl` with where the
-/// line is, in line order: what each line is a function of, so a later stage can tell an
-/// unchanged decision without reading its line. None when there is no such run or
-/// [`line_keys_path`] does not describe the file on disk (a stage then reads every line).
-pub fn read_line_keys(data_dir: &Path) -> Result<Option<Vec<(String, LineSpan)>>> {
-    let Some(manifest) = read_manifest(data_dir)? else { return Ok(None) };
-    let Ok(file) = std::fs::File::open(records_path(data_dir)) else { return Ok(None) };
-    Ok(located_line_keys(data_dir, &manifest.sha256, &file))
-}
-
 /// What [`write_decisions`] wrote.
 struct Written {
     sha256: String,
@@ -626,9 +574,17 @@ struct Written {
     copied: usize,
 }
 
-/// Writes `decisions.jsonl` (temp file, fsync, its keys, rename) from the merge groups: a
-/// group whose key (`keys`, one per group) names a line of the `earlier` file gets that line;
-/// any other is loaded member by member with `load`, merged and serialised.
+/// One line of the new `decisions.jsonl` and its head's JSON; `copied` from the earlier file.
+struct OutputLine {
+    line: Vec<u8>,
+    head: Vec<u8>,
+    copied: bool,
+}
+
+/// Writes `decisions.jsonl` (temp file, fsync, `decisions.lines`, rename) from the merge
+/// groups: a group whose key (`keys`, one per group) names a line of the `earlier` file gets
+/// that line and its head; any other is loaded member by member with `load`, merged and
+/// serialised. A second thread hashes and writes while lines are read and built.
 fn write_decisions(
     data_dir: &Path,
     groups: &[Vec<usize>],
@@ -636,47 +592,40 @@ fn write_decisions(
     earlier: Option<&EarlierLines>,
     load: impl Fn(usize) -> Result<DecisionRecord> + Sync,
 ) -> Result<Written> {
-    use std::fmt::Write as _;
-    use std::io::Write;
     let path = records_path(data_dir);
     let dir = path.parent().expect("output path has a parent");
     std::fs::create_dir_all(dir)?;
     let tmp = dir.join(format!(".tmp-{}-decisions.jsonl", std::process::id()));
-    let file = std::fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-    let mut hasher = Sha256::new();
-    let (mut offset, mut copied, mut line_keys) = (0u64, 0usize, String::new());
+    let lines_out = HashingWriter::create(&tmp)?;
+    let (mut copied, mut entries) = (0usize, LinesWriter::default());
     for (chunk, chunk_keys) in groups.chunks(BATCH).zip(keys.chunks(BATCH)) {
-        let lines: Vec<Result<(Vec<u8>, bool)>> = chunk
+        let lines: Vec<Result<OutputLine>> = chunk
             .par_iter()
             .zip(chunk_keys)
             .map(|(g, key)| {
-                if let Some(line) = earlier.and_then(|e| e.line(key)) {
-                    return Ok((line, true));
+                if let Some((line, head)) = earlier.and_then(|e| e.line(key)) {
+                    return Ok(OutputLine { line, head, copied: true });
                 }
                 let copies = g.iter().map(|&i| load(i)).collect::<Result<Vec<_>>>()?;
-                let mut line = serde_json::to_vec(&merge_group(copies))?;
+                let merged = merge_group(copies);
+                let head = serde_json::to_vec(&DecisionHead::of(&merged))?;
+                let mut line = serde_json::to_vec(&merged)?;
                 line.push(b'\n');
-                Ok((line, false))
+                Ok(OutputLine { line, head, copied: false })
             })
             .collect();
+        let mut batch = Vec::with_capacity(lines.len());
         for (line, key) in lines.into_iter().zip(chunk_keys) {
-            let (line, was_copied) = line?;
+            let OutputLine { line, head, copied: was_copied } = line?;
             copied += usize::from(was_copied);
-            hasher.update(&line);
-            out.write_all(&line)?;
-            let _ = writeln!(line_keys, "{key} {offset} {}", line.len());
-            offset += line.len() as u64;
+            entries.push(key, line.len(), &head);
+            batch.push(line);
         }
+        lines_out.send(batch);
     }
-    let file = out.into_inner().map_err(|e| e.into_error())?;
-    file.sync_all()?;
-    let sha256 = hex::encode(hasher.finalize());
-    // The keys first: until the manifest names this file, they match no manifest.
-    crate::write_atomic(
-        &line_keys_path(data_dir),
-        format!("{}\n{line_keys}", keys_header(&sha256, &file)?).as_bytes(),
-    )?;
+    let (file, sha256) = lines_out.finish()?;
+    // The lines first: until the manifest names this file, they match no manifest.
+    entries.finish(data_dir, &sha256, &file)?;
     std::fs::rename(&tmp, &path)?;
     Ok(Written { sha256, copied })
 }
@@ -685,9 +634,38 @@ fn fail(source: &str, key: &str, reason: String) -> FailedRecord {
     FailedRecord { source: source.into(), key: key.into(), reason }
 }
 
-/// Streams a dump (gzip or plain JSON Lines) record by record into `pass`. A line that is
-/// too large and a gzip stream that breaks off are recorded; the lines before them are kept.
+/// What the reader of a dump hands over: a record, or one that could not be read.
+enum DumpItem {
+    Record(RawRecord),
+    Failed(FailedRecord),
+}
+
+/// Streams a dump (gzip or plain JSON Lines) record by record into `pass`: a second thread
+/// decompresses and splits lines while `pass` hashes and normalises the batch before. A line
+/// that is too large and a gzip stream that breaks off are recorded; the lines before them
+/// are kept.
 fn read_dump_lines(document: &str, file: std::fs::File, pass: &mut Pass1) -> Result<()> {
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<DumpItem>>(4);
+    std::thread::scope(|s| {
+        let reader = s.spawn(move || split_dump(document, file, tx));
+        for chunk in rx {
+            for item in chunk {
+                match item {
+                    DumpItem::Record(raw) => {
+                        pass.bar.inc_length(1);
+                        pass.push(raw);
+                    }
+                    DumpItem::Failed(f) => pass.failed.push(f),
+                }
+            }
+        }
+        reader.join().map_err(|_| anyhow::anyhow!("the reader of dump {document} panicked"))?
+    })
+}
+
+/// [`read_dump_lines`]' reader: the dump's lines as [`DumpItem`]s, a few dozen at a time.
+fn split_dump(document: &str, file: std::fs::File, tx: std::sync::mpsc::SyncSender<Vec<DumpItem>>) -> Result<()> {
+    const CHUNK: usize = 64;
     let mut buffered = std::io::BufReader::with_capacity(1 << 16, file);
     let gz = buffered.fill_buf()?.starts_with(&[0x1f, 0x8b]);
     let reader: Box<dyn Read> =
@@ -696,6 +674,7 @@ fn read_dump_lines(document: &str, file: std::fs::File, pass: &mut Pass1) -> Res
     let document: Arc<str> = Arc::from(document);
     let mut line_no = 0usize;
     let cap = crate::bounded_read::max_decompressed_bytes();
+    let mut chunk = Vec::with_capacity(CHUNK);
     loop {
         let mut line = Vec::new();
         match crate::bounded_read::read_line_capped(&mut reader, cap, &mut line) {
@@ -703,15 +682,14 @@ fn read_dump_lines(document: &str, file: std::fs::File, pass: &mut Pass1) -> Res
             Ok(crate::bounded_read::CappedLine::TooLarge { bytes }) => {
                 line_no += 1;
                 let reason = crate::bounded_read::line_too_large_reason(bytes, cap);
-                pass.failed.push(fail(catalog::sources::OLDP, &format!("{document}#{line_no}"), reason));
+                chunk.push(DumpItem::Failed(fail(catalog::sources::OLDP, &format!("{document}#{line_no}"), reason)));
             }
             Ok(crate::bounded_read::CappedLine::Line) => {
                 line_no += 1;
                 if line.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
-                pass.bar.inc_length(1);
-                pass.push(RawRecord {
+                chunk.push(DumpItem::Record(RawRecord {
                     origin: Origin {
                         source: catalog::sources::OLDP,
                         document: document.clone(),
@@ -719,20 +697,24 @@ fn read_dump_lines(document: &str, file: std::fs::File, pass: &mut Pass1) -> Res
                         toc_court: None,
                     },
                     bytes: line,
-                });
+                }));
             }
             Err(e) => {
                 let key = format!("{document}#{}", line_no + 1);
                 let what = if gz { "gzip stream breaks off" } else { "read error" };
-                pass.failed.push(fail(
+                chunk.push(DumpItem::Failed(fail(
                     catalog::sources::OLDP,
                     &key,
                     format!("truncated_dump: {what} after line {line_no}: {e}"),
-                ));
+                )));
                 break;
             }
         }
+        if chunk.len() >= CHUNK && tx.send(std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK))).is_err() {
+            return Ok(());
+        }
     }
+    let _ = tx.send(chunk);
     Ok(())
 }
 

@@ -9,6 +9,8 @@
 //! - [`decisions`]: court decisions (dump records, rii XML) → normalised text, sections, Randnummern.
 //! - [`courts`]: one canonical court for every spelling of its name.
 //! - [`decision_stage`]: the stage run over every decision source; second copies merged.
+//! - [`decision_lines`]: `decisions.lines`, each line's key, place and head (no text).
+//! - [`hashing_writer`]: a file written and hashed on a second thread.
 //!
 //! Invariant: outputs are keyed by the content hash of their input and the extractor version,
 //! so an unchanged document is never re-extracted, and a run killed midway leaves only whole
@@ -17,9 +19,11 @@
 pub mod bounded_read;
 pub mod citations;
 pub mod courts;
+pub mod decision_lines;
 pub mod decision_stage;
 pub mod decisions;
 pub mod gii_xml;
+pub mod hashing_writer;
 pub mod law;
 pub mod plain_text;
 pub mod statutes;

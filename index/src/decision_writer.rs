@@ -85,8 +85,9 @@ type Holdings = BTreeMap<String, Court>;
 pub struct CitationsInput {
     /// Each decision's line in `citations.jsonl`.
     lines: HashMap<String, CitationsLine>,
-    /// Each decision and where its line is in `decisions.jsonl`, in the file's order.
-    order: Vec<(String, decision_stage::LineSpan)>,
+    /// Each decision, where its line is in `decisions.jsonl` and extract's `line_key` of it
+    /// (when `decisions.lines` was read), in the file's order.
+    order: Vec<(String, decision_stage::LineSpan, Option<String>)>,
     path: std::path::PathBuf,
     file: std::fs::File,
     /// Each decision's row id: its id in the earlier generation, else the next above the
@@ -147,46 +148,37 @@ pub fn read_citations_input(
     earlier: &EarlierDecisions,
     earlier_max: i64,
 ) -> Result<Option<CitationsInput>> {
-    use std::io::BufRead;
     if decision_stage::read_manifest(data_dir)?.is_none() {
         return Ok(None);
     }
     let p = case_law::citations_path(data_dir);
     let file = std::fs::File::open(&p)
         .with_context(|| format!("{} is missing: run `resolve` before `index` (decisions are held)", p.display()))?;
-    let mut lines = HashMap::new();
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, file.try_clone()?);
-    let (mut offset, mut line, mut line_no) = (0u64, Vec::new(), 0usize);
-    loop {
-        line.clear();
-        let n = reader
-            .read_until(b'\n', &mut line)
-            .with_context(|| format!("{}: line {} is unreadable", p.display(), line_no + 1))?;
-        if n == 0 {
-            break;
-        }
-        line_no += 1;
-        // The id is kept; the rest is read through (a line that is not JSON fails here), and
-        // parsed in full when its decision is written.
-        #[derive(serde::Deserialize)]
-        struct LineId {
-            id: String,
-        }
-        let c: LineId = serde_json::from_slice(&line).with_context(|| {
-            format!(
-                "{}: line {line_no} is not a decision's citations (truncated or garbled? rerun `resolve`)",
-                p.display()
-            )
-        })?;
-        let at = CitationsLine { offset, len: n, line_no, sha256: Sha256::digest(&line).into() };
-        if lines.insert(c.id.clone(), at).is_some() {
+    // `citations.lines` when it describes this very file: no line is read here (each is read
+    // and parsed when its decision is written, so a garbled one still fails the build).
+    let described = case_law::read_summary(data_dir)
+        .ok()
+        .flatten()
+        .and_then(|s| resolve::citation_lines::read_citation_lines(data_dir, &s.sha256));
+    let located = match described {
+        Some(described) => described
+            .into_iter()
+            .enumerate()
+            .map(|(i, l)| {
+                (l.id, CitationsLine { offset: l.span.offset, len: l.span.len, line_no: i + 1, sha256: l.sha256 })
+            })
+            .collect(),
+        None => read_through_citations(&p, &file)?,
+    };
+    let mut lines = HashMap::with_capacity(located.len());
+    for (id, at) in located {
+        let line_no = at.line_no;
+        if let Some(id) = lines.insert(id.clone(), at).map(|_| id) {
             bail!(
-                "{}: line {line_no} repeats decision {} (one line per decision expected; rerun `resolve`)",
-                p.display(),
-                c.id
+                "{}: line {line_no} repeats decision {id} (one line per decision expected; rerun `resolve`)",
+                p.display()
             );
         }
-        offset += n as u64;
     }
     let (order, row_ids, held_courts) = decision_heads(data_dir, earlier, earlier_max)?;
     if let Some(id) = row_ids.keys().filter(|id| !lines.contains_key(*id)).min() {
@@ -203,6 +195,39 @@ pub fn read_citations_input(
     }
     let citing_counts = case_law::read_citing_counts(data_dir)?;
     Ok(Some(CitationsInput { lines, order, path: p, file, row_ids, held_courts, citing_counts }))
+}
+
+/// Every line of `citations.jsonl` (at `p`) read through: each decision id with where its
+/// line is and its sha256. A line that is not JSON with an id is an error naming it.
+fn read_through_citations(p: &Path, file: &std::fs::File) -> Result<Vec<(String, CitationsLine)>> {
+    use std::io::BufRead;
+    #[derive(serde::Deserialize)]
+    struct LineId {
+        id: String,
+    }
+    let mut out = Vec::new();
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file.try_clone()?);
+    let (mut offset, mut line, mut line_no) = (0u64, Vec::new(), 0usize);
+    loop {
+        line.clear();
+        let n = reader
+            .read_until(b'\n', &mut line)
+            .with_context(|| format!("{}: line {} is unreadable", p.display(), line_no + 1))?;
+        if n == 0 {
+            return Ok(out);
+        }
+        line_no += 1;
+        // The id is kept; the rest is read through (a line that is not JSON fails here), and
+        // parsed in full when its decision is written.
+        let c: LineId = serde_json::from_slice(&line).with_context(|| {
+            format!(
+                "{}: line {line_no} is not a decision's citations (truncated or garbled? rerun `resolve`)",
+                p.display()
+            )
+        })?;
+        out.push((c.id, CitationsLine { offset, len: n, line_no, sha256: Sha256::digest(&line).into() }));
+        offset += n as u64;
+    }
 }
 
 /// `citations`: from [`read_citations_input`], joined to the decisions by decision id.
@@ -238,11 +263,6 @@ pub fn write(
     counts.records_failed = manifest.failed.len() as u64;
     let Some(citations) = citations else { bail!("decisions are held but their citations were not read") };
     let court_ids = write_courts(conn, &citations.held_courts)?;
-    // extract's key of each line, in line order, trusted only where the keys describe exactly
-    // the lines read for the heads (None: each line is read and hashed instead).
-    let line_keys = decision_stage::read_line_keys(data_dir)?.filter(|keys| {
-        keys.len() == citations.order.len() && keys.iter().zip(&citations.order).all(|((_, a), (_, b))| a == b)
-    });
     let records_path = decision_stage::records_path(data_dir);
     let records = std::fs::File::open(&records_path)
         .with_context(|| format!("cannot open {} (rerun `extract`)", records_path.display()))?;
@@ -260,15 +280,16 @@ pub fn write(
         conn.prepare("INSERT INTO decision_file_numbers (fn_norm, file_number, decision_id) VALUES (?1, ?2, ?3)")?;
     let mut binder = LawBinder::default();
     let mut derived = Derived::default();
-    for (i, (ext_id, span)) in citations.order.iter().enumerate() {
+    for (ext_id, span, line_key) in &citations.order {
         let id =
             *citations.row_ids.get(ext_id).context("decisions.jsonl changed while index read it: rerun `index`")?;
         // Citations of the same run, joined to the decisions by decision id (never by line).
         let cites = citations.of(ext_id)?;
         let citations_sha = &citations.lines[ext_id].sha256;
         let earlier = carried.and_then(|c| c.get(ext_id));
-        let (key, line) = match &line_keys {
-            Some(keys) => (build_key(laws_input, &keys[i].0, citations_sha), None),
+        // extract's key of the line when `decisions.lines` describes the file, else the line's hash.
+        let (key, line) = match line_key {
+            Some(line_key) => (build_key(laws_input, line_key, citations_sha), None),
             None => {
                 let line = decision_stage::read_line_at(&records, &records_path, *span)?;
                 let line_key = format!("line sha256 {}", hex::encode(Sha256::digest(&line)));
@@ -447,39 +468,36 @@ fn copy_earlier_row(
     })
 }
 
-/// Each decision in `decisions.jsonl` order with where its line is, its row id (kept from the
-/// earlier generation, else the next free one above `earlier_max`, in that order) and the
-/// courts held, read without the texts.
+/// Each decision in `decisions.jsonl` order with where its line is and extract's key of it, its
+/// row id (kept from the earlier generation, else the next free one above `earlier_max`, in
+/// that order) and the courts held: from `decisions.lines` when it describes the file (no text
+/// read), else from the file (keys None).
 fn decision_heads(data_dir: &Path, earlier: &EarlierDecisions, earlier_max: i64) -> Result<DecisionHeads> {
-    #[derive(serde::Deserialize)]
-    struct Head {
-        id: String,
-        court: Option<Court>,
-    }
     let mut order = Vec::new();
     let mut ids = HashMap::new();
     let mut courts = BTreeMap::new();
     let mut next = earlier_max;
-    for rec in decision_stage::read_located_parts::<Head>(data_dir)? {
-        let (span, rec) = rec?;
-        if let Some(c) = rec.court {
+    for located in extract::decision_lines::read_heads(data_dir)? {
+        let extract::decision_lines::LocatedHead { span, line_key, head } = located?;
+        if let Some(c) = head.court {
             courts.entry(c.name.clone()).or_insert(c);
         }
-        let id = match earlier.get(&rec.id) {
+        let id = match earlier.get(&head.id) {
             Some(d) => d.id,
             None => {
                 next += 1;
                 next
             }
         };
-        ids.insert(rec.id.clone(), id);
-        order.push((rec.id, span));
+        ids.insert(head.id.clone(), id);
+        order.push((head.id, span, line_key));
     }
     Ok((order, ids, courts))
 }
 
-/// [`decision_heads`]: the decisions in file order with their lines, row ids, courts held.
-type DecisionHeads = (Vec<(String, decision_stage::LineSpan)>, HashMap<String, i64>, Holdings);
+/// [`decision_heads`]: the decisions in file order with their lines and line keys, row ids,
+/// courts held.
+type DecisionHeads = (Vec<(String, decision_stage::LineSpan, Option<String>)>, HashMap<String, i64>, Holdings);
 
 /// Bumped when a decision's rows, body or passages are made differently from the same inputs:
 /// it is part of every [`build_key`], so no row of an older build is copied.

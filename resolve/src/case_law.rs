@@ -504,35 +504,6 @@ pub const SCAN_VERSION: u32 = 2;
 /// Decisions are scanned and written this many at a time.
 const BATCH: usize = 256;
 
-/// What resolve reads of a decision before scanning anything (the text is skipped).
-#[derive(Deserialize)]
-struct DecisionHead {
-    id: String,
-    court: Option<Court>,
-    doc: HeadDoc,
-    sources: Vec<HeadSource>,
-    #[serde(default)]
-    input_sha: String,
-}
-
-#[derive(Deserialize)]
-struct HeadDoc {
-    meta: HeadMeta,
-}
-
-#[derive(Deserialize)]
-struct HeadMeta {
-    date: Option<String>,
-    #[serde(default)]
-    file_numbers: Vec<String>,
-    ecli: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct HeadSource {
-    source: String,
-}
-
 /// The earlier run's line of a decision: where it is and what it was scanned from.
 #[derive(Deserialize)]
 struct LineHead {
@@ -597,17 +568,17 @@ fn read_heads(data_dir: &Path, basis: &str) -> Result<(HeldIndex, Vec<(String, d
     };
     let mut keys = Vec::new();
     let mut court_arcs: HashMap<String, std::sync::Arc<Court>> = HashMap::new();
-    for (i, h) in decision_stage::read_located_parts::<DecisionHead>(data_dir)?.enumerate() {
-        let (span, h) = h?;
-        let ecli = h.doc.meta.ecli.as_deref().map(|e| format!("ECLI={}", file_number_key(e)));
-        for key in h.doc.meta.file_numbers.iter().map(|f| file_number_key(f)).chain(ecli) {
+    for (i, h) in extract::decision_lines::read_heads(data_dir)?.enumerate() {
+        let extract::decision_lines::LocatedHead { span, head: h, .. } = h?;
+        let ecli = h.ecli.as_deref().map(|e| format!("ECLI={}", file_number_key(e)));
+        for key in h.file_numbers.iter().map(|f| file_number_key(f)).chain(ecli) {
             let e = ix.by_fn.entry(key).or_default();
             if !e.contains(&i) {
                 e.push(i);
             }
         }
         for s in &h.sources {
-            let id = source_id_of_catalog(&s.source);
+            let id = source_id_of_catalog(s);
             if !ix.sources.contains(&id) {
                 ix.sources.push(id);
             }
@@ -622,15 +593,31 @@ fn read_heads(data_dir: &Path, basis: &str) -> Result<(HeldIndex, Vec<(String, d
                 .clone()
         });
         keys.push((scan_key(basis, &h.input_sha), span));
-        ix.held.push(Held { ext_id: h.id, court, date: h.doc.meta.date });
+        ix.held.push(Held { ext_id: h.id, court, date: h.date });
     }
     Ok((ix, keys))
 }
 
-/// The earlier run's lines by decision id: (offset, length) in `citations.jsonl` and the key
-/// they were scanned under. Empty when there is none or it cannot be read.
-fn earlier_lines(data_dir: &Path) -> HashMap<String, (u64, usize, String)> {
+/// The earlier run's line of a decision in `citations.jsonl`: where it is, the key it was
+/// scanned under, and its sha256 when `citations.lines` recorded it.
+struct EarlierLine {
+    span: decision_stage::LineSpan,
+    scan_key: String,
+    sha256: Option<[u8; 32]>,
+}
+
+/// The earlier run's lines by decision id: from `citations.lines` when it describes the file
+/// the earlier summary names, else by reading `citations.jsonl` through. Empty when there is
+/// none or it cannot be read (every decision is scanned).
+fn earlier_lines(data_dir: &Path, earlier_sha256: Option<&str>) -> HashMap<String, EarlierLine> {
     use std::io::BufRead;
+    if let Some(lines) = earlier_sha256.and_then(|sha| crate::citation_lines::read_citation_lines(data_dir, sha)) {
+        return lines
+            .into_iter()
+            .filter(|l| !l.scan_key.is_empty())
+            .map(|l| (l.id, EarlierLine { span: l.span, scan_key: l.scan_key, sha256: Some(l.sha256) }))
+            .collect();
+    }
     let mut out = HashMap::new();
     let Ok(f) = std::fs::File::open(citations_path(data_dir)) else { return out };
     let mut r = std::io::BufReader::with_capacity(1 << 20, f);
@@ -644,7 +631,8 @@ fn earlier_lines(data_dir: &Path) -> HashMap<String, (u64, usize, String)> {
                 if let Ok(h) = serde_json::from_str::<LineHead>(&line)
                     && !h.scan_key.is_empty()
                 {
-                    out.insert(h.id, (offset, n, h.scan_key));
+                    let span = decision_stage::LineSpan { offset, len: n };
+                    out.insert(h.id, EarlierLine { span, scan_key: h.scan_key, sha256: None });
                 }
                 offset += n as u64;
             }
@@ -748,13 +736,20 @@ fn bind_cases(d: &mut DecisionCitations, i: usize, ix: &HeldIndex) {
     }
 }
 
-/// One decision's line of this run's `citations.jsonl`.
+/// What one decision's line of this run's `citations.jsonl` holds.
 enum Line {
     /// Scanned now, or reused with bindings that changed: serialised anew.
     Written(DecisionCitations),
     /// The earlier run's line, byte for byte: its scan is reused and binding it anew changed
     /// nothing. `laws` counts its law citations; `cases` are its case citations.
-    Kept { bytes: Vec<u8>, laws: usize, cases: Vec<CaseRef> },
+    Kept { laws: usize, cases: Vec<CaseRef> },
+}
+
+/// One decision's line of this run's `citations.jsonl`: what it holds, its bytes, their sha256.
+struct BuiltLine {
+    line: Line,
+    bytes: Vec<u8>,
+    sha256: [u8; 32],
 }
 
 /// The length of a JSON array whose elements are skipped, not kept.
@@ -789,10 +784,10 @@ struct EarlierCases {
     cases: Vec<CaseRef>,
 }
 
-/// The earlier line `bytes` of decision `i`, bound anew against this run's corpus: kept byte
-/// for byte when no binding changed, else parsed in full and rebound; None when it is not a
-/// line of that decision (it is scanned again).
-fn rebound(bytes: Vec<u8>, i: usize, ix: &HeldIndex) -> Option<Line> {
+/// The earlier line `bytes` of decision `i` (its sha256 `sha256` when recorded), bound anew
+/// against this run's corpus: kept byte for byte when no binding changed, else parsed in full
+/// and rebound; None when it is not a line of that decision (it is scanned again).
+fn rebound(bytes: Vec<u8>, sha256: Option<[u8; 32]>, i: usize, ix: &HeldIndex) -> Option<Result<BuiltLine>> {
     let earlier: EarlierCases = serde_json::from_slice(&bytes).ok()?;
     if earlier.id != ix.held[i].ext_id {
         return None;
@@ -807,21 +802,31 @@ fn rebound(bytes: Vec<u8>, i: usize, ix: &HeldIndex) -> Option<Line> {
     };
     bind_cases(&mut d, i, ix);
     if d.cases == earlier.cases {
-        return Some(Line::Kept { bytes, laws: earlier.laws.0, cases: d.cases });
+        let sha256 = sha256.unwrap_or_else(|| <sha2::Sha256 as sha2::Digest>::digest(&bytes).into());
+        return Some(Ok(BuiltLine { line: Line::Kept { laws: earlier.laws.0, cases: d.cases }, bytes, sha256 }));
     }
     let mut d: DecisionCitations = serde_json::from_slice(&bytes).ok()?;
     bind_cases(&mut d, i, ix);
-    Some(Line::Written(d))
+    Some(serialised(d))
+}
+
+/// A decision's line written anew.
+fn serialised(d: DecisionCitations) -> Result<BuiltLine> {
+    let mut bytes = serde_json::to_vec(&d)?;
+    bytes.push(b'\n');
+    let sha256 = <sha2::Sha256 as sha2::Digest>::digest(&bytes).into();
+    Ok(BuiltLine { line: Line::Written(d), bytes, sha256 })
 }
 
 /// Extracts and binds the citations of every decision; writes the outputs.
 ///
-/// Two streaming passes over `decisions.jsonl`: the first keeps each decision's head (id,
-/// court, date, keys), the second scans a batch of texts at a time. A decision whose record
-/// is unchanged since the last run (same `scan_key`) is not scanned again: its earlier line
-/// is read back and only bound anew. With the same input as the last run nothing is redone.
+/// Two streaming passes: the first keeps each decision's head (id, court, date, keys; from
+/// `decisions.lines`, without texts, when it describes the file), the second scans a batch of
+/// texts at a time. A decision whose record is unchanged since the last run (same `scan_key`)
+/// is not scanned again: its earlier line is read back and only bound anew. With the same
+/// input as the last run nothing is redone. `citations.jsonl` is written with
+/// `citations.lines` (see [`crate::citation_lines`]).
 pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
-    use std::io::Write;
     use std::os::unix::fs::FileExt;
     let Some(manifest) = decision_stage::read_manifest(data_dir)? else {
         return Ok(None);
@@ -836,15 +841,16 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
         return Ok(Some(CitationSummary { unchanged: true, scanned: 0, reused: s.decisions, ..s }));
     }
     let (ix, keys) = read_heads(data_dir, &basis)?;
-    let earlier = earlier_lines(data_dir);
+    let earlier_summary = read_summary(data_dir).ok().flatten();
+    let earlier = earlier_lines(data_dir, earlier_summary.as_ref().map(|s| s.sha256.as_str()));
     let earlier_file = std::fs::File::open(citations_path(data_dir)).ok();
 
     let out_path = citations_path(data_dir);
     let dir = out_path.parent().expect("has a parent");
     std::fs::create_dir_all(dir)?;
     let tmp = dir.join(format!(".tmp-{}-citations.jsonl", std::process::id()));
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
-    let mut hasher = <sha2::Sha256 as sha2::Digest>::new();
+    let out = extract::hashing_writer::HashingWriter::create(&tmp)?;
+    let mut entries = crate::citation_lines::CitationLinesWriter::default();
     let mut summary = CitationSummary { decisions: ix.held.len(), ..Default::default() };
     let mut edges: Vec<(u32, u32)> = Vec::new();
     let index_of: HashMap<&str, usize> = ix.held.iter().enumerate().map(|(i, h)| (h.ext_id.as_str(), i)).collect();
@@ -854,21 +860,21 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
     let bar = catalog::cli::progress_bar(ix.held.len() as u64, "resolve citations");
     let all: Vec<usize> = (0..ix.held.len()).collect();
     for batch in all.chunks(BATCH) {
-        let done: Vec<Result<(Line, bool)>> = batch
+        let done: Vec<Result<BuiltLine>> = batch
             .par_iter()
             .map(|&i| {
                 let (key, span) = &keys[i];
-                let earlier_bytes = (!key.is_empty())
-                    .then(|| earlier.get(&ix.held[i].ext_id))
-                    .flatten()
-                    .filter(|(_, _, k)| k == key)
-                    .and_then(|&(offset, len, _)| {
-                        let mut buf = vec![0u8; len];
-                        earlier_file.as_ref()?.read_exact_at(&mut buf, offset).ok()?;
-                        Some(buf)
-                    });
-                if let Some(line) = earlier_bytes.and_then(|bytes| rebound(bytes, i, &ix)) {
-                    return Ok((line, true));
+                let reusable =
+                    (!key.is_empty()).then(|| earlier.get(&ix.held[i].ext_id)).flatten().filter(|e| e.scan_key == *key);
+                let earlier_bytes = reusable.and_then(|e| {
+                    let mut buf = vec![0u8; e.span.len];
+                    earlier_file.as_ref()?.read_exact_at(&mut buf, e.span.offset).ok()?;
+                    Some(buf)
+                });
+                // Byte for byte the earlier line when kept: its recorded hash holds.
+                let sha256 = reusable.and_then(|e| e.sha256);
+                if let Some(built) = earlier_bytes.and_then(|bytes| rebound(bytes, sha256, i, &ix)) {
+                    return built;
                 }
                 // Only the decisions to scan are read from `decisions.jsonl` (their texts).
                 let r = decision_stage::read_record_at(&records, &p, *span)?;
@@ -877,21 +883,22 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
                 }
                 let mut d = scan_decision(&r, key.clone());
                 bind_cases(&mut d, i, &ix);
-                Ok((Line::Written(d), false))
+                serialised(d)
             })
             .collect();
         bar.inc(batch.len() as u64);
+        let mut lines = Vec::with_capacity(batch.len());
         for (&i, d) in batch.iter().zip(done) {
-            let (d, was_reused) = d?;
-            if was_reused {
-                summary.reused += 1;
-            } else {
-                summary.scanned += 1;
-            }
+            let BuiltLine { line: d, bytes: line, sha256: sha } = d?;
             let (laws, cases) = match &d {
                 Line::Written(d) => (d.laws.len(), &d.cases),
                 Line::Kept { laws, cases, .. } => (*laws, cases),
             };
+            if matches!(d, Line::Kept { .. }) {
+                summary.reused += 1;
+            } else {
+                summary.scanned += 1;
+            }
             summary.law_citations += laws;
             summary.case_citations += cases.len();
             for c in cases {
@@ -905,22 +912,16 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
                     edges.push((i as u32, t as u32));
                 }
             }
-            let line = match d {
-                Line::Written(d) => {
-                    let mut line = serde_json::to_vec(&d)?;
-                    line.push(b'\n');
-                    line
-                }
-                Line::Kept { bytes, .. } => bytes,
-            };
-            sha2::Digest::update(&mut hasher, &line);
-            out.write_all(&line)?;
+            entries.push(&ix.held[i].ext_id, line.len(), &keys[i].0, &sha);
+            lines.push(line);
         }
+        out.send(lines);
     }
     bar.finish_and_clear();
-    let file = out.into_inner().map_err(|e| e.into_error())?;
-    file.sync_all()?;
+    let (file, sha256) = out.finish()?;
     drop(earlier_file);
+    // The lines first: until the summary names this file, they match no summary.
+    entries.finish(data_dir, &sha256, &file)?;
     std::fs::rename(&tmp, &out_path)?;
 
     // The graph: resolved, not withheld edges; parallel citations of one pair count once.
@@ -936,7 +937,7 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
         tsv.push_str(&format!("{}\t{n}\n", h.ext_id));
     }
     extract::write_atomic(&citing_counts_path(data_dir), tsv.as_bytes())?;
-    summary.sha256 = hex::encode(sha2::Digest::finalize(hasher));
+    summary.sha256 = sha256;
     summary.input_fingerprint = fingerprint;
     extract::write_atomic(&summary_path(data_dir), &serde_json::to_vec_pretty(&summary)?)?;
     Ok(Some(summary))
@@ -1023,28 +1024,35 @@ mod tests {
         let mut bytes = serde_json::to_vec(&d).unwrap();
         bytes.push(b'\n');
 
-        // Nothing it binds to changed: the earlier bytes, its laws counted.
-        match rebound(bytes.clone(), 1, &with_a) {
-            Some(Line::Kept { bytes: kept, laws, cases }) => {
-                assert_eq!(kept, bytes);
-                assert_eq!(laws, 2);
-                assert_eq!(cases, d.cases);
+        // Nothing it binds to changed: the earlier bytes, its laws counted, its hash computed
+        // (or taken as recorded).
+        let sha: [u8; 32] = <sha2::Sha256 as sha2::Digest>::digest(&bytes).into();
+        for recorded in [None, Some(sha)] {
+            match rebound(bytes.clone(), recorded, 1, &with_a) {
+                Some(Ok(BuiltLine { line: Line::Kept { laws, cases }, bytes: kept, sha256 })) => {
+                    assert_eq!(kept, bytes);
+                    assert_eq!(sha256, sha);
+                    assert_eq!(laws, 2);
+                    assert_eq!(cases, d.cases);
+                }
+                _ => panic!("an unchanged binding was not kept"),
             }
-            _ => panic!("an unchanged binding was not kept"),
         }
         // The cited decision is gone: the line is rewritten with the new binding, laws intact.
         let without_a = index(HashMap::new());
-        match rebound(bytes.clone(), 1, &without_a) {
-            Some(Line::Written(w)) => {
+        match rebound(bytes.clone(), Some(sha), 1, &without_a) {
+            Some(Ok(BuiltLine { line: Line::Written(w), bytes: written, sha256 })) => {
                 assert_eq!(w.cases[0].status, CaseCitationStatus::UnresolvedNoMatch);
                 assert_eq!(w.cases[0].target, None);
                 assert_eq!((w.laws.len(), w.norms.clone(), w.scan_key.as_str()), (2, d.norms.clone(), "k"));
+                assert_eq!(sha256, <[u8; 32]>::from(<sha2::Sha256 as sha2::Digest>::digest(&written)));
+                assert_ne!(sha256, sha);
             }
             _ => panic!("a changed binding was not rewritten"),
         }
         // A line of another decision, or not a line at all, is scanned again instead.
-        assert!(rebound(bytes.clone(), 0, &with_a).is_none());
-        assert!(rebound(b"{\"id\": \"me\"".to_vec(), 1, &with_a).is_none());
+        assert!(rebound(bytes.clone(), None, 0, &with_a).is_none());
+        assert!(rebound(b"{\"id\": \"me\"".to_vec(), None, 1, &with_a).is_none());
     }
 
     #[test]

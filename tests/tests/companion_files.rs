@@ -1,0 +1,84 @@
+//! The companion files `decisions.lines` (extract) and `citations.lines` (resolve) let later
+//! stages skip reading gigabytes: read through them, a stage sees exactly what reading the
+//! described file itself gives (every decision's head and place; every citations line's
+//! place, scan key and sha256), and once the described file is not the one they were written
+//! for, they are not used.
+
+use std::collections::HashMap;
+
+use extract::decision_lines::{LocatedHead, read_heads};
+use extract::decision_stage::{LineSpan, records_path};
+use legal_tests::sample_data_dir;
+use resolve::case_law::{citations_path, read_summary};
+use resolve::citation_lines::{CitationLine, read_citation_lines};
+use sha2::Digest;
+
+/// Moves a file's modification time one second on: same bytes, another file on disk.
+fn touch(p: &std::path::Path) {
+    let f = std::fs::OpenOptions::new().write(true).open(p).unwrap();
+    let m = f.metadata().unwrap().modified().unwrap();
+    f.set_modified(m + std::time::Duration::from_secs(1)).unwrap();
+}
+
+fn heads(d: &std::path::Path) -> Vec<LocatedHead> {
+    read_heads(d).unwrap().collect::<anyhow::Result<Vec<_>>>().unwrap()
+}
+
+#[test]
+fn decision_heads_read_from_decisions_lines_equal_those_read_from_the_file_and_a_changed_file_is_read_itself() {
+    let data = sample_data_dir();
+    let d = data.path();
+    let described = heads(d);
+    assert!(described.len() >= 5, "{}", described.len());
+    assert!(described.iter().all(|h| h.line_key.as_ref().is_some_and(|k| k.len() == 64)), "keys from decisions.lines");
+    assert!(
+        described.iter().any(|h| h.head.ecli.is_some()) && described.iter().any(|h| !h.head.file_numbers.is_empty())
+    );
+
+    touch(&records_path(d));
+    let read = heads(d);
+    assert!(read.iter().all(|h| h.line_key.is_none()), "decisions.lines was trusted for a changed file");
+    assert_eq!(read.len(), described.len());
+    for (a, b) in described.iter().zip(&read) {
+        assert_eq!((a.span, &a.head), (b.span, &b.head));
+    }
+    // Each place is the decision's whole line.
+    let bytes = std::fs::read(records_path(d)).unwrap();
+    for h in &read {
+        let line = &bytes[h.span.offset as usize..h.span.offset as usize + h.span.len];
+        assert!(line.ends_with(b"\n"));
+        let v: serde_json::Value = serde_json::from_slice(line).unwrap();
+        assert_eq!(v["id"], h.head.id.as_str());
+    }
+}
+
+#[test]
+fn citations_lines_describe_each_line_of_citations_jsonl_and_are_not_used_once_it_changes() {
+    let data = sample_data_dir();
+    let d = data.path();
+    let sha = read_summary(d).unwrap().expect("resolve ran").sha256;
+    let described = read_citation_lines(d, &sha).expect("citations.lines describes citations.jsonl");
+
+    let bytes = std::fs::read(citations_path(d)).unwrap();
+    let mut read = Vec::new();
+    let mut offset = 0;
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        let v: serde_json::Value = serde_json::from_slice(line).unwrap();
+        read.push(CitationLine {
+            id: v["id"].as_str().unwrap().to_string(),
+            span: LineSpan { offset, len: line.len() },
+            scan_key: v["scan_key"].as_str().unwrap_or_default().to_string(),
+            sha256: sha2::Sha256::digest(line).into(),
+        });
+        offset += line.len() as u64;
+    }
+    assert!(read.len() >= 5);
+    assert_eq!(described, read);
+    let ids: HashMap<&str, usize> = read.iter().enumerate().map(|(i, l)| (l.id.as_str(), i)).collect();
+    assert_eq!(ids.len(), read.len(), "one line per decision");
+
+    // Another sha256 than the summary's, or the same bytes as another file: not used.
+    assert!(read_citation_lines(d, &"0".repeat(64)).is_none());
+    touch(&citations_path(d));
+    assert!(read_citation_lines(d, &sha).is_none(), "citations.lines was trusted for a changed file");
+}
