@@ -137,10 +137,12 @@ impl CitationsInput {
 }
 
 /// resolve's citations keyed by decision id, for [`write`]; `None` when no decisions are held.
-/// Every line is read through once here, so a missing, unreadable, truncated or garbled
-/// `citations.jsonl`, or one whose decisions are not exactly those of `decisions.jsonl`, is
-/// an error naming the file (and the line or decision) before anything is built; a line of
-/// JSON that is not a decision's citations fails the build when its decision is written.
+/// Where each line is comes from `citations.lines` when it describes the file as it lies on
+/// disk (same sha256 as resolve's summary, inode, size, mtime), else every line is read
+/// through here; either way a missing, unreadable or truncated `citations.jsonl`, or one whose
+/// decisions are not exactly those of `decisions.jsonl`, is an error naming the file (and the
+/// line or decision) before anything is built, and a line that is not a decision's citations
+/// fails the build, naming it, at the latest when its decision is written.
 /// `earlier` is every decision of the earlier generation (ext id → row id, index key) and
 /// `earlier_max` its largest row id: they keep row ids stable.
 pub fn read_citations_input(

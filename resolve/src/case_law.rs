@@ -833,15 +833,15 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
     };
     let basis = scan_basis();
     let fingerprint = input_fingerprint(&manifest.sha256, &basis);
-    if let Some(s) = read_summary(data_dir).ok().flatten()
+    let earlier_summary = read_summary(data_dir).ok().flatten();
+    if let Some(s) = &earlier_summary
         && s.input_fingerprint == fingerprint
         && citations_path(data_dir).is_file()
         && citing_counts_path(data_dir).is_file()
     {
-        return Ok(Some(CitationSummary { unchanged: true, scanned: 0, reused: s.decisions, ..s }));
+        return Ok(Some(CitationSummary { unchanged: true, scanned: 0, reused: s.decisions, ..s.clone() }));
     }
     let (ix, keys) = read_heads(data_dir, &basis)?;
-    let earlier_summary = read_summary(data_dir).ok().flatten();
     let earlier = earlier_lines(data_dir, earlier_summary.as_ref().map(|s| s.sha256.as_str()));
     let earlier_file = std::fs::File::open(citations_path(data_dir)).ok();
 
