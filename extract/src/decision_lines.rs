@@ -13,9 +13,9 @@
 //! function of its line, and a line of its key, so a copied line carries its copied head.
 
 use std::collections::HashMap;
-use std::io::{BufRead, Seek};
+use std::io::{BufRead, Seek, Write};
 use std::os::unix::fs::FileExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -132,29 +132,55 @@ impl EarlierLines {
     }
 }
 
-/// `decisions.lines` being written, one entry per line of the new `decisions.jsonl`.
-#[derive(Default)]
+/// `decisions.lines` being written, one entry per line of the new `decisions.jsonl`. The
+/// entries go to a temp file as they come, so memory does not grow with the decisions; the
+/// header, known only once `decisions.jsonl` is complete, is put before them by
+/// [`Self::finish`].
 pub(crate) struct LinesWriter {
-    text: Vec<u8>,
+    entries: std::io::BufWriter<std::fs::File>,
+    entries_path: PathBuf,
     offset: u64,
 }
 
 impl LinesWriter {
+    pub(crate) fn create(data_dir: &Path) -> Result<LinesWriter> {
+        let path = line_keys_path(data_dir);
+        let dir = path.parent().expect("output path has a parent");
+        std::fs::create_dir_all(dir)?;
+        let entries_path = dir.join(format!(".tmp-{}-decisions.lines.entries", std::process::id()));
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&entries_path)
+            .with_context(|| format!("cannot create {}", entries_path.display()))?;
+        Ok(LinesWriter { entries: std::io::BufWriter::with_capacity(1 << 20, file), entries_path, offset: 0 })
+    }
+
     /// The next line of `decisions.jsonl`: its key, its length and its head's JSON.
-    pub(crate) fn push(&mut self, key: &str, len: usize, head: &[u8]) {
-        use std::io::Write;
-        let _ = write!(self.text, "{key} {} {len} ", self.offset);
-        self.text.extend_from_slice(head);
-        self.text.push(b'\n');
+    pub(crate) fn push(&mut self, key: &str, len: usize, head: &[u8]) -> std::io::Result<()> {
+        write!(self.entries, "{key} {} {len} ", self.offset)?;
+        self.entries.write_all(head)?;
+        self.entries.write_all(b"\n")?;
         self.offset += len as u64;
+        Ok(())
     }
 
     /// Writes the file (temp + fsync + rename) for `file`, the finished `decisions.jsonl`
     /// whose sha256 is `sha256`, before that file is renamed into place.
     pub(crate) fn finish(self, data_dir: &Path, sha256: &str, file: &std::fs::File) -> Result<()> {
-        let mut out = format!("{}\n", describe_file(sha256, file)?).into_bytes();
-        out.extend_from_slice(&self.text);
-        crate::write_atomic(&line_keys_path(data_dir), &out)?;
+        let mut entries = self.entries.into_inner().map_err(|e| e.into_error())?;
+        entries.seek(std::io::SeekFrom::Start(0))?;
+        let path = line_keys_path(data_dir);
+        let tmp = path.with_file_name(format!(".tmp-{}-decisions.lines", std::process::id()));
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+        writeln!(out, "{}", describe_file(sha256, file)?)?;
+        std::io::copy(&mut entries, &mut out)?;
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        std::fs::rename(&tmp, &path)?;
+        drop(entries);
+        let _ = std::fs::remove_file(&self.entries_path);
         Ok(())
     }
 }

@@ -597,7 +597,7 @@ fn write_decisions(
     std::fs::create_dir_all(dir)?;
     let tmp = dir.join(format!(".tmp-{}-decisions.jsonl", std::process::id()));
     let lines_out = HashingWriter::create(&tmp)?;
-    let (mut copied, mut entries) = (0usize, LinesWriter::default());
+    let (mut copied, mut entries) = (0usize, LinesWriter::create(data_dir)?);
     for (chunk, chunk_keys) in groups.chunks(BATCH).zip(keys.chunks(BATCH)) {
         let lines: Vec<Result<OutputLine>> = chunk
             .par_iter()
@@ -618,7 +618,7 @@ fn write_decisions(
         for (line, key) in lines.into_iter().zip(chunk_keys) {
             let OutputLine { line, head, copied: was_copied } = line?;
             copied += usize::from(was_copied);
-            entries.push(key, line.len(), &head);
+            entries.push(key, line.len(), &head)?;
             batch.push(line);
         }
         lines_out.send(batch);
