@@ -113,11 +113,13 @@ impl CitationsInput {
         self.citing_counts.get(id).copied().unwrap_or(0)
     }
 
-    /// The citations of decision `id`, read from its line.
+    /// The citations of decision `id`, read from its line; a line whose bytes are not the ones
+    /// recorded for it (by resolve in `citations.lines`, or when read through) fails, so what a
+    /// build key was made from is what is written.
     fn of(&self, id: &str) -> Result<DecisionCitations> {
         use std::os::unix::fs::FileExt;
         let p = &self.path;
-        let Some(&CitationsLine { offset, len, line_no, .. }) = self.lines.get(id) else {
+        let Some(&CitationsLine { offset, len, line_no, sha256 }) = self.lines.get(id) else {
             bail!(
                 "{} has no line for decision {id} (truncated, or from another run of extract): rerun `resolve`",
                 p.display()
@@ -127,6 +129,12 @@ impl CitationsInput {
         self.file
             .read_exact_at(&mut buf, offset)
             .with_context(|| format!("{} changed while index read it: rerun `index`", p.display()))?;
+        if <[u8; 32]>::from(Sha256::digest(&buf)) != sha256 {
+            bail!(
+                "{}: line {line_no} (of {id}) is not the line resolve wrote (changed since): rerun `resolve`",
+                p.display()
+            );
+        }
         serde_json::from_slice(&buf).with_context(|| {
             format!(
                 "{}: line {line_no} is not a decision's citations (of {id}; garbled, or from another version? rerun `resolve`)",

@@ -82,3 +82,32 @@ fn citations_lines_describe_each_line_of_citations_jsonl_and_are_not_used_once_i
     touch(&citations_path(d));
     assert!(read_citation_lines(d, &sha).is_none(), "citations.lines was trusted for a changed file");
 }
+
+#[test]
+fn a_citations_line_edited_in_place_behind_an_intact_companion_fails_the_build_naming_the_line() {
+    let data = sample_data_dir();
+    let d = data.path();
+    let before = legal_tests::current_id(d);
+    let p = citations_path(d);
+    let bytes = std::fs::read(&p).unwrap();
+    // One digit of a citation's offset changes: still JSON of the same shape and length, and
+    // the file keeps its size, inode and mtime, so `citations.lines` still describes it.
+    let at = bytes.windows(9).position(|w| w == b"\"start\":1").expect("a citation starting at 1…") + 8;
+    let line_no = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    let f = std::fs::OpenOptions::new().write(true).open(&p).unwrap();
+    let mtime = f.metadata().unwrap().modified().unwrap();
+    std::os::unix::fs::FileExt::write_all_at(&f, b"2", at as u64).unwrap();
+    f.set_modified(mtime).unwrap();
+    drop(f);
+    let sha = read_summary(d).unwrap().unwrap().sha256;
+    assert!(read_citation_lines(d, &sha).is_some(), "the companion should still look valid");
+
+    let out = legal_tests::procs::run_stage("index", &["--data-dir", d.to_str().unwrap(), "build", "--force"]);
+    assert!(!out.status.success(), "index built from a line resolve did not write");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("citations.jsonl") && err.contains(&format!("line {line_no} ")) && err.contains("rerun `resolve`"),
+        "{err}"
+    );
+    assert_eq!(legal_tests::current_id(d), before, "nothing is published");
+}
