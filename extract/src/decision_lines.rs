@@ -3,23 +3,23 @@
 //! rebuilds an unchanged line nor makes `resolve` and `index` read gigabytes of text to learn
 //! ids, courts, dates and file numbers.
 //!
-//! Format: a header line `<sha256> <inode> <size> <mtime>.<nsec>` naming the `decisions.jsonl`
-//! it describes (as the manifest names it and as it lies on disk), then one line per decision
-//! in file order: `<line_key> <offset> <len> <head as JSON>`.
+//! Format: a [`crate::companion`] of `decisions.jsonl` (its header names the file as the manifest
+//! names it and as it lies on disk), one entry per decision in file order:
+//! `<line_key> <offset> <len> <head as JSON>`.
 //!
-//! Invariants: the file is written before `decisions.jsonl` is renamed into place and is read
-//! only while its header describes that file exactly, so keys, places and heads never describe
-//! another file (a run stopped between the two renames, or a file changed since); a head is a
-//! function of its line, and a line of its key, so a copied line carries its copied head.
+//! Invariants: those of every companion (never read against another file); a head is a function
+//! of its line, and a line of its key, so a copied line carries its copied head.
 
 use std::collections::HashMap;
 use std::io::{BufRead, Seek, Write};
+
 use std::os::unix::fs::FileExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
+use crate::companion::{CompanionWriter, open_companion};
 use crate::courts::Court;
 use crate::decision_stage::{DecisionRecord, LineSpan, line_keys_path, read_manifest, records_path};
 
@@ -62,14 +62,6 @@ pub struct LocatedHead {
     pub head: DecisionHead,
 }
 
-/// The header line of a companion file (`decisions.lines`, `citations.lines`): the file it
-/// describes, by content (`sha256`) and as it lies on disk (inode, size, modification time).
-pub fn describe_file(sha256: &str, file: &std::fs::File) -> std::io::Result<String> {
-    use std::os::unix::fs::MetadataExt;
-    let m = file.metadata()?;
-    Ok(format!("{sha256} {} {} {}.{}", m.ino(), m.len(), m.mtime(), m.mtime_nsec()))
-}
-
 /// One line after the header: key, place, head (JSON text, never holding a newline).
 fn parse_entry(line: &str) -> Option<(&str, LineSpan, &str)> {
     let mut parts = line.splitn(4, ' ');
@@ -77,14 +69,10 @@ fn parse_entry(line: &str) -> Option<(&str, LineSpan, &str)> {
     Some((key, LineSpan { offset: offset.parse().ok()?, len: len.parse().ok()? }, head))
 }
 
-/// `decisions.lines` opened and its header checked against the `decisions.jsonl` the manifest
-/// (`sha256`) names, as it lies on disk (`file`); None when it does not describe that file.
+/// `decisions.lines` at its first entry, when it describes the `decisions.jsonl` the manifest
+/// (`sha256`) names, as it lies on disk (`file`).
 fn open_matching(data_dir: &Path, sha256: &str, file: &std::fs::File) -> Option<std::io::BufReader<std::fs::File>> {
-    let f = std::fs::File::open(line_keys_path(data_dir)).ok()?;
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, f);
-    let mut first = String::new();
-    reader.read_line(&mut first).ok()?;
-    (first.trim_end_matches('\n') == describe_file(sha256, file).ok()?).then_some(reader)
+    open_companion(&line_keys_path(data_dir), sha256, file)
 }
 
 /// The last run's `decisions.jsonl` and `decisions.lines`, held open while new ones replace
@@ -132,56 +120,26 @@ impl EarlierLines {
     }
 }
 
-/// `decisions.lines` being written, one entry per line of the new `decisions.jsonl`. The
-/// entries go to a temp file as they come, so memory does not grow with the decisions; the
-/// header, known only once `decisions.jsonl` is complete, is put before them by
-/// [`Self::finish`].
-pub(crate) struct LinesWriter {
-    entries: std::io::BufWriter<std::fs::File>,
-    entries_path: PathBuf,
-    offset: u64,
-}
+/// `decisions.lines` being written, one entry per line of the new `decisions.jsonl`.
+pub(crate) struct LinesWriter(CompanionWriter);
 
 impl LinesWriter {
     pub(crate) fn create(data_dir: &Path) -> Result<LinesWriter> {
-        let path = line_keys_path(data_dir);
-        let dir = path.parent().expect("output path has a parent");
-        std::fs::create_dir_all(dir)?;
-        let entries_path = dir.join(format!(".tmp-{}-decisions.lines.entries", std::process::id()));
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&entries_path)
-            .with_context(|| format!("cannot create {}", entries_path.display()))?;
-        Ok(LinesWriter { entries: std::io::BufWriter::with_capacity(1 << 20, file), entries_path, offset: 0 })
+        Ok(LinesWriter(CompanionWriter::create(&line_keys_path(data_dir))?))
     }
 
     /// The next line of `decisions.jsonl`: its key, its length and its head's JSON.
     pub(crate) fn push(&mut self, key: &str, len: usize, head: &[u8]) -> std::io::Result<()> {
-        write!(self.entries, "{key} {} {len} ", self.offset)?;
-        self.entries.write_all(head)?;
-        self.entries.write_all(b"\n")?;
-        self.offset += len as u64;
-        Ok(())
+        let (offset, out) = self.0.entry(len);
+        write!(out, "{key} {offset} {len} ")?;
+        out.write_all(head)?;
+        out.write_all(b"\n")
     }
 
-    /// Writes the file (temp + fsync + rename) for `file`, the finished `decisions.jsonl`
-    /// whose sha256 is `sha256`, before that file is renamed into place.
-    pub(crate) fn finish(self, data_dir: &Path, sha256: &str, file: &std::fs::File) -> Result<()> {
-        let mut entries = self.entries.into_inner().map_err(|e| e.into_error())?;
-        entries.seek(std::io::SeekFrom::Start(0))?;
-        let path = line_keys_path(data_dir);
-        let tmp = path.with_file_name(format!(".tmp-{}-decisions.lines", std::process::id()));
-        let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
-        writeln!(out, "{}", describe_file(sha256, file)?)?;
-        std::io::copy(&mut entries, &mut out)?;
-        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        std::fs::rename(&tmp, &path)?;
-        drop(entries);
-        let _ = std::fs::remove_file(&self.entries_path);
-        Ok(())
+    /// Writes the file for `file`, the finished `decisions.jsonl` whose sha256 is `sha256`,
+    /// before that file is renamed into place.
+    pub(crate) fn finish(self, sha256: &str, file: &std::fs::File) -> Result<()> {
+        self.0.finish(sha256, file)
     }
 }
 

@@ -625,7 +625,7 @@ fn write_decisions(
     }
     let (file, sha256) = lines_out.finish()?;
     // The lines first: until the manifest names this file, they match no manifest.
-    entries.finish(data_dir, &sha256, &file)?;
+    entries.finish(&sha256, &file)?;
     std::fs::rename(&tmp, &path)?;
     Ok(Written { sha256, copied })
 }

@@ -9,6 +9,7 @@
 //! - [`decisions`]: court decisions (dump records, rii XML) → normalised text, sections, Randnummern.
 //! - [`courts`]: one canonical court for every spelling of its name.
 //! - [`decision_stage`]: the stage run over every decision source; second copies merged.
+//! - [`companion`]: what a companion file (one entry per line of a big work file) is, opened and written.
 //! - [`decision_lines`]: `decisions.lines`, each line's key, place and head (no text).
 //! - [`hashing_writer`]: a file written and hashed on a second thread.
 //!
@@ -18,6 +19,7 @@
 
 pub mod bounded_read;
 pub mod citations;
+pub mod companion;
 pub mod courts;
 pub mod decision_lines;
 pub mod decision_stage;

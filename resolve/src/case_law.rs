@@ -850,7 +850,7 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
     std::fs::create_dir_all(dir)?;
     let tmp = dir.join(format!(".tmp-{}-citations.jsonl", std::process::id()));
     let out = extract::hashing_writer::HashingWriter::create(&tmp)?;
-    let mut entries = crate::citation_lines::CitationLinesWriter::default();
+    let mut entries = crate::citation_lines::CitationLinesWriter::create(data_dir)?;
     let mut summary = CitationSummary { decisions: ix.held.len(), ..Default::default() };
     let mut edges: Vec<(u32, u32)> = Vec::new();
     let index_of: HashMap<&str, usize> = ix.held.iter().enumerate().map(|(i, h)| (h.ext_id.as_str(), i)).collect();
@@ -912,7 +912,7 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
                     edges.push((i as u32, t as u32));
                 }
             }
-            entries.push(&ix.held[i].ext_id, line.len(), &keys[i].0, &sha);
+            entries.push(&ix.held[i].ext_id, line.len(), &keys[i].0, &sha)?;
             lines.push(line);
         }
         out.send(lines);
@@ -921,7 +921,7 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
     let (file, sha256) = out.finish()?;
     drop(earlier_file);
     // The lines first: until the summary names this file, they match no summary.
-    entries.finish(data_dir, &sha256, &file)?;
+    entries.finish(&sha256, &file)?;
     std::fs::rename(&tmp, &out_path)?;
 
     // The graph: resolved, not withheld edges; parallel citations of one pair count once.

@@ -2,21 +2,19 @@
 //! key it was scanned under and its sha256, so the next `resolve` finds a reusable line and
 //! `index` joins lines to decisions without reading gigabytes of citations first.
 //!
-//! Format: a header line naming the `citations.jsonl` it describes
-//! ([`extract::decision_lines::describe_file`]: the sha256 `citations.json` names, inode,
-//! size, modification time), then one line per line of that file, in order:
+//! Format: an [`extract::companion`] of `citations.jsonl` (its header names the file by the
+//! sha256 `citations.json` records and as it lies on disk), one entry per line, in order:
 //! `<offset> <len> <scan_key or -> <sha256 of the line> <decision id>` (the id last: it is the
 //! rest of the line).
 //!
-//! Invariant: written right before `citations.jsonl` is renamed into place, and read only
-//! while its header describes that file exactly; a reader that finds no such file (or a line
-//! it cannot parse) reads `citations.jsonl` itself.
+//! Invariant: those of every companion; a reader that finds none that describes the file (or an
+//! entry it cannot parse) reads `citations.jsonl` itself.
 
-use std::io::BufRead;
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use extract::decision_lines::describe_file;
+use extract::companion::{CompanionWriter, open_companion};
 use extract::decision_stage::LineSpan;
 
 pub fn citation_lines_path(data_dir: &Path) -> PathBuf {
@@ -37,12 +35,8 @@ pub struct CitationLine {
 /// whose sha256 is `sha256` exactly as it lies on disk; None otherwise.
 pub fn read_citation_lines(data_dir: &Path, sha256: &str) -> Option<Vec<CitationLine>> {
     let file = std::fs::File::open(crate::case_law::citations_path(data_dir)).ok()?;
-    let f = std::fs::File::open(citation_lines_path(data_dir)).ok()?;
-    let mut lines = std::io::BufReader::with_capacity(1 << 20, f).lines();
-    if lines.next()?.ok()? != describe_file(sha256, &file).ok()? {
-        return None;
-    }
-    lines
+    open_companion(&citation_lines_path(data_dir), sha256, &file)?
+        .lines()
         .map(|l| {
             let l = l.ok()?;
             let mut parts = l.splitn(5, ' ');
@@ -61,25 +55,22 @@ pub fn read_citation_lines(data_dir: &Path, sha256: &str) -> Option<Vec<Citation
 }
 
 /// `citations.lines` being written, one entry per line of the new `citations.jsonl`.
-#[derive(Default)]
-pub(crate) struct CitationLinesWriter {
-    text: String,
-    offset: u64,
-}
+pub(crate) struct CitationLinesWriter(CompanionWriter);
 
 impl CitationLinesWriter {
-    pub(crate) fn push(&mut self, id: &str, len: usize, scan_key: &str, sha256: &[u8; 32]) {
-        use std::fmt::Write;
-        let key = if scan_key.is_empty() { "-" } else { scan_key };
-        let _ = writeln!(self.text, "{} {len} {key} {} {id}", self.offset, hex::encode(sha256));
-        self.offset += len as u64;
+    pub(crate) fn create(data_dir: &Path) -> Result<CitationLinesWriter> {
+        Ok(CitationLinesWriter(CompanionWriter::create(&citation_lines_path(data_dir))?))
     }
 
-    /// Writes the file (temp + fsync + rename) for `file`, the finished `citations.jsonl`
-    /// whose sha256 is `sha256`, before that file is renamed into place.
-    pub(crate) fn finish(self, data_dir: &Path, sha256: &str, file: &std::fs::File) -> Result<()> {
-        let text = format!("{}\n{}", describe_file(sha256, file)?, self.text);
-        extract::write_atomic(&citation_lines_path(data_dir), text.as_bytes())?;
-        Ok(())
+    pub(crate) fn push(&mut self, id: &str, len: usize, scan_key: &str, sha256: &[u8; 32]) -> std::io::Result<()> {
+        let key = if scan_key.is_empty() { "-" } else { scan_key };
+        let (offset, out) = self.0.entry(len);
+        writeln!(out, "{offset} {len} {key} {} {id}", hex::encode(sha256))
+    }
+
+    /// Writes the file for `file`, the finished `citations.jsonl` whose sha256 is `sha256`,
+    /// before that file is renamed into place.
+    pub(crate) fn finish(self, sha256: &str, file: &std::fs::File) -> Result<()> {
+        self.0.finish(sha256, file)
     }
 }
