@@ -437,9 +437,10 @@ fn input_hash(data_dir: &Path, statutes: &extract::statutes::StatutesManifest, c
 fn laws_part_input(statutes: &extract::statutes::StatutesManifest, codes_sha: &str) -> String {
     let mut h = Sha256::new();
     h.update(format!(
-        "laws part; schema {SCHEMA_VERSION}; extract {}; analysis {}\n",
+        "laws part; schema {SCHEMA_VERSION}; extract {}; analysis {}; layout {}\n",
         statutes.extract_version,
-        analysis::ANALYSIS_VERSION
+        analysis::ANALYSIS_VERSION,
+        crate::law_writer::LAWS_INDEX_LAYOUT
     ));
     hash_laws(&mut h, statutes, codes_sha);
     hex::encode(h.finalize())

@@ -14,6 +14,11 @@ use crate::analysis;
 use crate::laws_index::{self, LAWS_DIR, LawFields};
 use crate::store::{self, LAWS_STORE_FILE};
 
+/// How the laws' full-text index is laid out, part of its input hash (a change rebuilds it):
+/// one segment, since every statute search looks each term up, and opens its scorers, once per
+/// segment. The index is written once per statute change and searched on every request.
+pub(crate) const LAWS_INDEX_LAYOUT: &str = "one segment";
+
 /// Writes `laws.sqlite` and `laws/` into the generation being built at `tmp`; returns the
 /// number of sections. `pause_after_laws` is a test hook (the process sleeps there).
 pub fn write_laws(
@@ -194,6 +199,11 @@ pub fn write_laws(
     conn.execute_batch("COMMIT; ANALYZE")?;
     bar.finish_and_clear();
     writer.commit()?;
+    // One segment ([`LAWS_INDEX_LAYOUT`]).
+    let segments = writer.index().searchable_segment_ids()?;
+    if segments.len() > 1 {
+        writer.merge(&segments).wait()?;
+    }
     writer.wait_merging_threads()?;
     Ok(section_id as u64)
 }
