@@ -13,8 +13,14 @@ pub struct Highlighter {
     analyzer: TextAnalyzer,
     folded: String,
     scratch: Vec<char>,
-    /// The first letters of the terms.
+    /// The first letters of the terms (each once).
     initials: Vec<char>,
+    /// The same for ASCII bytes, either case: most words are dropped at this look-up.
+    ascii_initials: [bool; 128],
+    /// The first two letters of the terms of two letters or more, and the terms of one letter,
+    /// as [`collapse_umlauts`] folds them (each once).
+    beginnings: Vec<[char; 2]>,
+    one_letter_terms: Vec<char>,
     /// The term (index into `terms`) of each folded word that was stemmed: words repeat.
     stemmed: std::collections::HashMap<String, Option<usize>>,
 }
@@ -44,6 +50,10 @@ struct Match {
 fn collapse_umlauts(word: &str, chars: &mut Vec<char>, out: &mut String) {
     chars.clear();
     for c in word.chars() {
+        if c.is_ascii() {
+            chars.push(c.to_ascii_lowercase());
+            continue;
+        }
         for l in c.to_lowercase() {
             match l {
                 'ä' => chars.extend(['a', 'e']),
@@ -106,12 +116,30 @@ fn best_window(ms: &[Match], max_chars: usize) -> usize {
 impl Highlighter {
     /// `terms` are index terms (as `query_words` returns them).
     pub fn new(terms: &[String]) -> Highlighter {
+        let terms: Vec<String> = terms.iter().filter(|t| !t.is_empty()).cloned().collect();
+        fn once<T: Ord>(mut v: Vec<T>) -> Vec<T> {
+            v.sort_unstable();
+            v.dedup();
+            v
+        }
+        let initials = once(terms.iter().filter_map(|t| t.chars().next()).collect());
+        let beginnings = once(terms.iter().filter_map(|t| Some([t.chars().next()?, t.chars().nth(1)?])).collect());
+        let one_letter_terms =
+            once(terms.iter().filter(|t| t.chars().count() == 1).filter_map(|t| t.chars().next()).collect());
+        let mut ascii_initials = [false; 128];
+        for c in initials.iter().filter(|c| c.is_ascii()) {
+            ascii_initials[c.to_ascii_lowercase() as usize] = true;
+            ascii_initials[c.to_ascii_uppercase() as usize] = true;
+        }
         Highlighter {
-            terms: terms.iter().filter(|t| !t.is_empty()).cloned().collect(),
+            ascii_initials,
+            terms,
             analyzer: index::analysis::german_analyzer(),
             folded: String::new(),
             scratch: Vec::new(),
-            initials: terms.iter().filter_map(|t| t.chars().next()).collect(),
+            initials,
+            beginnings,
+            one_letter_terms,
             stemmed: Default::default(),
         }
     }
@@ -128,6 +156,20 @@ impl Highlighter {
             c => c,
         });
         if !first.is_some_and(|f| self.initials.contains(&f)) {
+            return None;
+        }
+        // Lay questions bring many terms, so most words pass the first letter: the first two
+        // folded letters decide next. Folding reads at most one letter ahead and joins at most
+        // two into one, so the word's first 5 letters fold to the same two first letters.
+        let head = word.char_indices().nth(5).map_or(word, |(b, _)| &word[..b]);
+        collapse_umlauts(head, &mut self.scratch, &mut self.folded);
+        let mut folded_head = self.folded.chars();
+        let begins_like_a_term = match (folded_head.next(), folded_head.next()) {
+            (Some(a), Some(b)) => self.one_letter_terms.contains(&a) || self.beginnings.contains(&[a, b]),
+            (Some(a), None) => self.one_letter_terms.contains(&a),
+            _ => false,
+        };
+        if !begins_like_a_term {
             return None;
         }
         collapse_umlauts(word, &mut self.scratch, &mut self.folded);
@@ -179,6 +221,10 @@ impl Highlighter {
             {
                 pos += len;
                 chars += 1;
+            }
+            let initial = bytes[word_byte];
+            if initial < 0x80 && !self.ascii_initials[initial as usize] {
+                continue;
             }
             if let Some(term) = self.term_of(&text[word_byte..pos]) {
                 out.push(Match { start: word_char_at, end: chars, start_byte: word_byte, term });
@@ -306,6 +352,29 @@ mod tests {
         let mut raw = String::new();
         flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap()).read_to_string(&mut raw).unwrap();
         raw.replace("\\n", " ")
+    }
+
+    #[test]
+    fn the_letter_filters_drop_only_words_that_are_no_form_of_a_term() {
+        // A lay question's many terms (expansions included), against every word of real text:
+        // the filtered look-up equals stemming each word and comparing the stem.
+        let terms = crate::query::text::query_words(
+            "Kaution Mietsicherheit Vermieter zurückzahlen Übergabe Außenbereich Ärztin Quelle \
+             Steuerpflichtige Eigenbedarf Kündigung Frist Behörde Auskunft Daten Schaden Unfall Ärger Oeffnung ja a",
+        );
+        let mut h = Highlighter::new(&terms);
+        let mut analyzer = index::analysis::german_analyzer();
+        let (mut found, mut checked) = (0usize, 0usize);
+        let text = sample_decision_text()
+            + " Aeußerung Aerger AERGERN Öffnung Oeffnungen Quäler Bauer Treue Ärztinnen Aa Ä ä au aue";
+        for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            let mut ts = analyzer.token_stream(word);
+            let want = if ts.advance() { h.terms.iter().position(|t| *t == ts.token().text) } else { None };
+            assert_eq!(h.term_of(word), want, "{word}");
+            found += usize::from(want.is_some());
+            checked += 1;
+        }
+        assert!(checked > 100_000 && found > 1_000, "{checked} words, {found} forms of a term");
     }
 
     #[test]
