@@ -95,6 +95,7 @@ pub fn search_laws_lifted(
     let mut match_mode = MatchMode::AllTerms;
     let mut rows = Vec::new();
     let mut total = 0usize;
+    let mut more_candidates = false;
     if !plan.concepts.is_empty() {
         // `parts` (compound parts, split at index time) matches `verletzen` in `Körperverletzung`.
         let fields = [
@@ -153,19 +154,28 @@ pub fn search_laws_lifted(
         }
         let mut highlighter =
             crate::query::snippets::Highlighter::new(&plan.all_terms().into_iter().collect::<Vec<_>>());
-        for (score, addr) in top.into_iter().take(limit + 1) {
-            // The section id from the fast field: the stored text is read once, from the store.
-            let ids = searcher.segment_reader(addr.segment_ord).fast_fields().u64("section_id")?;
-            let sid = ids.first(addr.doc_id).unwrap_or(0) as i64;
-            if exact.as_ref().is_some_and(|(_, s)| s.id == sid) {
-                continue;
-            }
+        // The section id from the fast field: the stored text is read once, from the store.
+        let ids = searcher
+            .segment_readers()
+            .iter()
+            .map(|r| r.fast_fields().u64("section_id"))
+            .collect::<tantivy::Result<Vec<_>>>()?;
+        let shown_rows = limit - usize::from(exact.is_some()).min(limit);
+        let mut candidates = top.into_iter().filter_map(|(score, addr)| {
+            let sid = ids[addr.segment_ord as usize].first(addr.doc_id).unwrap_or(0) as i64;
+            exact.as_ref().is_none_or(|(_, s)| s.id != sid).then_some((score, addr, sid))
+        });
+        // Rows are built for the page only; one candidate more says whether there is more.
+        let page: Vec<(f32, DocAddress, i64)> = candidates.by_ref().take(shown_rows).collect();
+        more_candidates = candidates.next().is_some();
+        let mut holdings = Holdings::new(&searcher, page.iter().map(|(_, a, _)| *a));
+        for (score, addr, sid) in page {
             let s = section_by_id(g, sid)?;
             let law = law_by_id(g, s.law_id)?;
             let frag = highlighter.fragment(&s.text, 240);
             let (section_n, law_n) = prior.citing(s.id, law.id);
             let cited = prior.has_citations().then_some(CitedByDecisions { section: section_n, law: law_n });
-            let mut matched = matched_by(&searcher, addr, &plan, &f, cited);
+            let mut matched = matched_by(&mut holdings, addr, &plan, &f, cited);
             if let (LawMatch::Words { cited_by_decision_results, .. }, Some(n)) =
                 (&mut matched, lift.cited.get(&(s.id as u64)))
             {
@@ -178,7 +188,7 @@ pub fn search_laws_lifted(
         let text = slice_chars(&s.text, 0, 240);
         rows.insert(0, result_row(law, s, None, LawMatch::ExactCitation, text, Vec::new()));
     }
-    let has_more = rows.len() > limit;
+    let has_more = more_candidates || rows.len() > limit;
     rows.truncate(limit);
     Ok(SearchLawsAnswer {
         filters_applied: law_filter.as_ref().map(|l| BookFilter { book: l.code.clone() }),
@@ -249,18 +259,50 @@ fn matching(
     Ok(out)
 }
 
-/// Whether the document at `addr` holds `term` in `field`.
-fn holds(searcher: &Searcher, addr: DocAddress, field: Field, term: &str) -> bool {
-    let segment = searcher.segment_reader(addr.segment_ord);
-    let Ok(index) = segment.inverted_index(field) else { return false };
-    match index.read_postings(&Term::from_field_text(field, term), IndexRecordOption::Basic) {
-        // `seek` wants a target at or after the current doc: a list starting past it lacks it.
-        Ok(Some(mut postings)) => match postings.doc().cmp(&addr.doc_id) {
-            std::cmp::Ordering::Equal => true,
-            std::cmp::Ordering::Greater => false,
-            std::cmp::Ordering::Less => postings.seek(addr.doc_id) == addr.doc_id,
-        },
-        _ => false,
+/// Which of a page's documents hold a term in a field: each (field, term) is looked up once
+/// for the whole page, on first asking, instead of once per row.
+struct Holdings<'a> {
+    searcher: &'a Searcher,
+    /// The page's documents, in index order.
+    docs: Vec<DocAddress>,
+    known: std::collections::HashMap<(Field, String), std::collections::HashSet<DocAddress>>,
+}
+
+impl<'a> Holdings<'a> {
+    fn new(searcher: &'a Searcher, docs: impl Iterator<Item = DocAddress>) -> Holdings<'a> {
+        let mut docs: Vec<DocAddress> = docs.collect();
+        docs.sort();
+        Holdings { searcher, docs, known: Default::default() }
+    }
+
+    /// Whether the document at `addr` (one of the page's) holds `term` in `field`.
+    fn holds(&mut self, addr: DocAddress, field: Field, term: &str) -> bool {
+        let key = (field, term.to_string());
+        if let Some(holding) = self.known.get(&key) {
+            return holding.contains(&addr);
+        }
+        let mut holding = std::collections::HashSet::new();
+        for segment in self.docs.chunk_by(|a, b| a.segment_ord == b.segment_ord) {
+            let reader = self.searcher.segment_reader(segment[0].segment_ord);
+            let Ok(index) = reader.inverted_index(field) else { continue };
+            let Ok(Some(mut postings)) =
+                index.read_postings(&Term::from_field_text(field, term), IndexRecordOption::Basic)
+            else {
+                continue;
+            };
+            for doc in segment {
+                // `seek` wants a target at or after the current doc.
+                if postings.doc() < doc.doc_id {
+                    postings.seek(doc.doc_id);
+                }
+                if postings.doc() == doc.doc_id {
+                    holding.insert(*doc);
+                }
+            }
+        }
+        let holds = holding.contains(&addr);
+        self.known.insert(key, holding);
+        holds
     }
 }
 
@@ -268,23 +310,22 @@ fn holds(searcher: &Searcher, addr: DocAddress, field: Field, term: &str) -> boo
 /// compound parts, a legal-register term, a corrected spelling), whether in the heading, and
 /// which added terms it holds (the caller adds the decisions citing it, the prior's input).
 fn matched_by(
-    searcher: &Searcher,
+    holdings: &mut Holdings<'_>,
     addr: DocAddress,
     plan: &QueryPlan,
     f: &index::laws_index::LawFields,
     cited_by_decisions: Option<CitedByDecisions>,
 ) -> LawMatch {
-    let in_doc = |t: &str| {
-        [f.text, f.heading, f.label, f.breadcrumb, f.law_title, f.parts].iter().any(|fl| holds(searcher, addr, *fl, t))
-    };
+    let fields = [f.text, f.heading, f.label, f.breadcrumb, f.law_title, f.parts];
+    let in_doc = |h: &mut Holdings<'_>, t: &str| fields.iter().any(|fl| h.holds(addr, *fl, t));
     let mut words = Vec::new();
     let mut every_word = true;
     for c in &plan.concepts {
-        let Some(a) = c.alternatives.iter().find(|a| a.terms.iter().all(|t| in_doc(t))) else {
+        let Some(a) = c.alternatives.iter().find(|a| a.terms.iter().all(|t| in_doc(holdings, t))) else {
             every_word &= !plan.restricts(c);
             continue;
         };
-        let in_heading = a.terms.iter().all(|t| holds(searcher, addr, f.heading, t));
+        let in_heading = a.terms.iter().all(|t| holdings.holds(addr, f.heading, t));
         let via = match &a.via {
             Via::Word => MatchedVia::Word,
             Via::CompoundParts => MatchedVia::CompoundParts,
@@ -293,7 +334,7 @@ fn matched_by(
         };
         words.push(MatchedWord { word: c.word.clone(), via, terms: a.terms.clone(), in_heading });
     }
-    let added_terms = plan.optional_terms.iter().filter(|t| in_doc(t)).cloned().collect();
+    let added_terms = plan.optional_terms.iter().filter(|t| in_doc(holdings, t)).cloned().collect();
     LawMatch::Words { every_word, words, added_terms, cited_by_decisions, cited_by_decision_results: None }
 }
 

@@ -2,6 +2,7 @@
 
 use crate::contract::answer::ToolError;
 use crate::contract::answers::{AbsatzSpan, LawSummary, NormAccountReport};
+use crate::store::kept::PerGeneration;
 use index::Generation;
 use model::NormDropReason;
 use rusqlite::params;
@@ -150,12 +151,19 @@ pub fn section_url(slug: &str, label: Option<&str>) -> Option<String> {
 }
 
 pub fn law_by_id(g: &Generation, id: i64) -> Result<Law, ToolError> {
-    g.store
-        .with(|c| {
-            Ok(c.prepare_cached(&format!("SELECT {LAW_COLS} FROM laws WHERE id = ?1"))?
-                .query_row(params![id], law_from_row)?)
-        })
-        .map_err(ToolError::from)
+    // Every search row names its law: the law rows (a few thousand, small) are read once per
+    // generation rather than parsed again for each row.
+    static KEPT: PerGeneration<std::collections::HashMap<i64, Law>> = PerGeneration::new();
+    let laws = KEPT.get(g, |g| {
+        g.store
+            .with(|c| {
+                let mut st = c.prepare(&format!("SELECT {LAW_COLS} FROM laws"))?;
+                let rows = st.query_map([], law_from_row)?;
+                Ok(rows.map(|r| r.map(|l| (l.id, l))).collect::<rusqlite::Result<_>>()?)
+            })
+            .map_err(ToolError::from)
+    })?;
+    laws.get(&id).cloned().ok_or_else(|| ToolError::internal(format!("no law with id {id} in the store")))
 }
 
 /// A section row.
