@@ -28,6 +28,10 @@ struct Args {
     /// Time limit of one tool call in milliseconds.
     #[arg(long, default_value_t = 10_000)]
     tool_timeout_ms: u64,
+    /// Most searches, graph walks and text checks running at once; more wait their turn in
+    /// arrival order (within their time limit). Look-ups by key never wait. Default: cores + 1.
+    #[arg(long, env = "LEGAL_MAX_CONCURRENT_SCANS")]
+    max_concurrent_scans: Option<usize>,
     /// How often to look at CURRENT for a new generation, in milliseconds (SIGHUP: at once).
     #[arg(long, default_value_t = 1_000)]
     poll_ms: u64,
@@ -209,6 +213,7 @@ fn main() {
         tools_page_size: args.tools_page_size,
         max_batch_response_bytes: args.max_batch_response_bytes,
         max_response_bytes: args.max_response_bytes,
+        max_concurrent_scans: args.max_concurrent_scans.unwrap_or_else(serve::app::default_max_concurrent_scans),
         limits: serve::app::Limits {
             max_connections: args.max_connections,
             header_read_timeout: Duration::from_millis(args.header_read_timeout_ms.max(100)),

@@ -1,7 +1,9 @@
 //! Bounded work per request, over real loopback HTTP against the `serve` binary:
 //! - an answer over the response budget loses whole rows from the end of its lists, says so
 //!   (`payload_truncated`, `truncation`, `guidance`) and stays pageable;
-//! - a call answered `timeout` stops: the server does not keep burning CPU on it.
+//! - a call answered `timeout` stops: the server does not keep burning CPU on it;
+//! - scanning calls run at most `--max-concurrent-scans` at once, the others wait their turn,
+//!   and look-ups by key do not wait behind them.
 
 use std::time::{Duration, Instant};
 
@@ -143,5 +145,56 @@ fn a_call_answered_timeout_stops_instead_of_burning_cpu() {
     assert!(
         after_answers < 0.25 * one_call * calls as f64,
         "{after_answers:.2} s of CPU after {calls} timeout answers: the calls went on (one call costs {one_call:.2} s)"
+    );
+}
+
+/// A gauge or counter of the server's `/metrics`.
+fn metric(c: &Client, server: &Server, name: &str) -> f64 {
+    let (_, text) = c.get(&format!("{}/metrics", server.base_url));
+    text.lines()
+        .find_map(|l| l.strip_prefix(name).and_then(|v| v.strip_prefix(' ')).and_then(|v| v.trim().parse().ok()))
+        .unwrap_or_else(|| panic!("{name} not in /metrics:\n{text}"))
+}
+
+#[test]
+fn scans_run_at_most_the_configured_number_at_once_and_lookups_do_not_wait_behind_them() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &["--max-concurrent-scans", "2", "--tool-timeout-ms", "120000"]);
+    let c = Client::new();
+    let scan = json!({"text": citation_heavy_text(20_000)});
+    let scans = 12;
+    let url = format!("{}/api/tools/check_citations", server.base_url);
+    let lookup_url = format!("{}/api/laws/BGB/sections/823", server.base_url);
+    let (scan_ends, lookup_end) = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..scans)
+            .map(|_| {
+                let (url, body) = (url.clone(), scan.to_string());
+                s.spawn(move || {
+                    let (status, b) = Client::new().post(&url, "application/json", body);
+                    assert_eq!(status, 200, "{b}");
+                    Instant::now()
+                })
+            })
+            .collect();
+        // Once scans wait, a look-up by key is answered without waiting for them.
+        let since = Instant::now();
+        while metric(&c, &server, "legal_scan_waits_total") < 1.0 {
+            assert!(since.elapsed() < Duration::from_secs(30), "no scan waited for its turn");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let (status, body) = Client::new().get(&lookup_url);
+        assert_eq!(status, 200, "{body}");
+        let lookup_end = Instant::now();
+        (handles.into_iter().map(|h| h.join().unwrap()).collect::<Vec<_>>(), lookup_end)
+    });
+    let peak = metric(&c, &server, "legal_scans_running_peak");
+    let waited = metric(&c, &server, "legal_scan_waits_total");
+    assert!((1.0..=2.0).contains(&peak), "{peak} scans ran at once; at most 2 may");
+    assert!((1.0..=(scans - 1) as f64).contains(&waited), "{waited} of {scans} scans waited");
+    assert_eq!(metric(&c, &server, "legal_scans_running"), 0.0, "every scan has ended");
+    let last_scan = scan_ends.iter().max().unwrap();
+    assert!(
+        lookup_end < *last_scan,
+        "the look-up was answered after the last queued scan ended: it waited behind them"
     );
 }

@@ -40,6 +40,11 @@ pub struct Metrics {
     pub refusals: Counter,
     pub http_refusals: Family<RequestLabels, Counter>,
     pub access: Family<AccessLabels, Counter>,
+    /// Scanning calls ([`crate::tools::Workload::Scan`]) running now, the most that ran at
+    /// once since the start, and how many waited for their turn.
+    scans_running: Gauge,
+    scans_running_peak: Gauge,
+    scan_waits: Counter,
     lock: Mutex<()>,
 }
 
@@ -72,6 +77,14 @@ impl Metrics {
             "Requests refused before a tool ran (413, 403, 400 …)",
             http_refusals.clone(),
         );
+        let (scans_running, scans_running_peak, scan_waits) = (Gauge::default(), Gauge::default(), Counter::default());
+        registry.register("scans_running", "Scanning tool calls running now", scans_running.clone());
+        registry.register(
+            "scans_running_peak",
+            "The most scanning tool calls that ran at once since the start (at most --max-concurrent-scans)",
+            scans_running_peak.clone(),
+        );
+        registry.register("scan_waits", "Scanning tool calls that waited for their turn", scan_waits.clone());
         Metrics {
             registry,
             requests,
@@ -81,8 +94,36 @@ impl Metrics {
             refusals,
             http_refusals,
             access,
+            scans_running,
+            scans_running_peak,
+            scan_waits,
             lock: Mutex::new(()),
         }
+    }
+
+    /// A scanning call found every turn taken.
+    pub fn scan_waited(&self) {
+        self.scan_waits.inc();
+    }
+
+    /// A scanning call starts its work; it ends when the returned guard drops.
+    pub fn scan_running(&self) -> ScanRunning {
+        let now = self.scans_running.inc() + 1;
+        let peak = &self.scans_running_peak;
+        // The peak only rises; a lost race is retried against the newer peak.
+        let mut seen = peak.get();
+        while now > seen {
+            match peak.inner().compare_exchange(
+                seen,
+                now,
+                std::sync::atomic::Ordering::Relaxed,
+                std::sync::atomic::Ordering::Relaxed,
+            ) {
+                Ok(_) => break,
+                Err(newer) => seen = newer,
+            }
+        }
+        ScanRunning(self.scans_running.clone())
     }
 
     pub fn observe(&self, transport: &str, tool: &str, outcome: &str, seconds: f64) {
@@ -113,6 +154,15 @@ impl Metrics {
             out.push_str("# encoding failed\n");
         }
         out
+    }
+}
+
+/// Counts one scanning call in `scans_running` while it lives.
+pub struct ScanRunning(Gauge);
+
+impl Drop for ScanRunning {
+    fn drop(&mut self) {
+        self.0.dec();
     }
 }
 

@@ -27,6 +27,16 @@ use crate::contract::caller::Ability;
 /// the transports send).
 type Run = fn(&Generation, &Map<String, Value>, &Value) -> Result<Map<String, Value>, ToolError>;
 
+/// How a tool's work grows, which decides whether a call waits its turn ([`crate::app::run_tool`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Workload {
+    /// Rows read by key, or values kept per generation: about a millisecond; never waits.
+    Lookup,
+    /// Walks postings, texts or the citation graph: grows with the corpus or the arguments.
+    /// At most `--max-concurrent-scans` run at once; the others wait in arrival order.
+    Scan,
+}
+
 pub struct Tool {
     pub name: &'static str,
     pub title: &'static str,
@@ -47,6 +57,7 @@ pub struct Tool {
     /// the response budget (applied by the app layer); empty for tools whose answers are bounded by
     /// their arguments or page their text by offset/length.
     pub shed: &'static [&'static str],
+    pub workload: Workload,
     pub run: Run,
 }
 
@@ -174,6 +185,7 @@ pub static TOOLS: &[Tool] = &[
         ability: Some(Ability::Search),
         refusals: &[ErrorCode::BookNotFound, ErrorCode::BookAmbiguous],
         shed: &["/results"],
+        workload: Workload::Scan,
         run: |g, arguments, schema| {
             answer::<SearchLawsAnswer>(laws::search_laws(g, parse::<SearchLawsArgs>(arguments, schema)?))
         },
@@ -195,6 +207,7 @@ pub static TOOLS: &[Tool] = &[
             ErrorCode::OffsetOutOfRange,
         ],
         shed: &[],
+        workload: Workload::Lookup,
         run: |g, arguments, schema| {
             answer::<GetLawSectionAnswer>(laws::get_law_section(g, parse::<GetLawSectionArgs>(arguments, schema)?))
         },
@@ -208,6 +221,7 @@ pub static TOOLS: &[Tool] = &[
         ability: Some(Ability::Read),
         refusals: &[ErrorCode::BookNotFound, ErrorCode::BookAmbiguous, ErrorCode::OffsetOutOfRange],
         shed: &["/toc/entries"],
+        workload: Workload::Lookup,
         run: |g, arguments, schema| answer::<GetLawAnswer>(laws::get_law(g, parse::<GetLawArgs>(arguments, schema)?)),
     },
     Tool {
@@ -219,6 +233,7 @@ pub static TOOLS: &[Tool] = &[
         ability: Some(Ability::Search),
         refusals: &[],
         shed: &["/laws"],
+        workload: Workload::Lookup,
         run: |g, arguments, schema| {
             answer::<ListLawBooksAnswer>(laws::list_law_books(g, parse::<ListLawBooksArgs>(arguments, schema)?))
         },
@@ -232,6 +247,7 @@ pub static TOOLS: &[Tool] = &[
         ability: Some(Ability::Search),
         refusals: &[ErrorCode::CourtNotFound, ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/results"],
+        workload: Workload::Scan,
         run: |g, arguments, schema| {
             answer::<SearchDecisionsAnswer>(decisions::search_decisions(
                 g,
@@ -253,6 +269,7 @@ pub static TOOLS: &[Tool] = &[
             ErrorCode::OffsetOutOfRange,
         ],
         shed: &[],
+        workload: Workload::Lookup,
         run: |g, arguments, schema| {
             answer::<GetDecisionAnswer>(decisions::get_decision(g, parse::<GetDecisionArgs>(arguments, schema)?))
         },
@@ -266,6 +283,7 @@ pub static TOOLS: &[Tool] = &[
         ability: Some(Ability::Search),
         refusals: &[ErrorCode::CourtNotFound, ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/results"],
+        workload: Workload::Scan,
         run: |g, arguments, schema| {
             answer::<FilterCasesAnswer>(decisions::filter_cases(g, parse::<FilterCasesArgs>(arguments, schema)?))
         },
@@ -279,6 +297,7 @@ pub static TOOLS: &[Tool] = &[
         ability: Some(Ability::Search),
         refusals: &[],
         shed: &["/results"],
+        workload: Workload::Lookup,
         run: |g, arguments, schema| {
             answer::<ListCourtsAnswer>(courts::list_courts(g, parse::<ListCourtsArgs>(arguments, schema)?))
         },
@@ -292,6 +311,7 @@ pub static TOOLS: &[Tool] = &[
         ability: Some(Ability::Read),
         refusals: &[ErrorCode::CourtNotFound],
         shed: &[],
+        workload: Workload::Lookup,
         run: |g, arguments, schema| {
             answer::<GetCourtAnswer>(courts::get_court(g, parse::<GetCourtArgs>(arguments, schema)?))
         },
@@ -305,6 +325,7 @@ pub static TOOLS: &[Tool] = &[
         ability: Some(Ability::Search),
         refusals: &[],
         shed: &["/values"],
+        workload: Workload::Scan,
         run: |g, arguments, schema| {
             answer::<ListFacetsAnswer>(courts::list_facets(g, parse::<ListFacetsArgs>(arguments, schema)?))
         },
@@ -318,6 +339,7 @@ pub static TOOLS: &[Tool] = &[
         ability: Some(Ability::Search),
         refusals: &[],
         shed: &["/decisions/results", "/laws/results"],
+        workload: Workload::Scan,
         run: |g, arguments, schema| {
             answer::<CrossTypeSearchAnswer>(decisions::cross_type_search(
                 g,
@@ -334,6 +356,7 @@ pub static TOOLS: &[Tool] = &[
         ability: Some(Ability::Search),
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/results"],
+        workload: Workload::Scan,
         run: |g, arguments, schema| {
             answer::<GetSimilarCasesAnswer>(decisions::get_similar_cases(
                 g,
@@ -350,6 +373,7 @@ pub static TOOLS: &[Tool] = &[
         ability: Some(Ability::Graph),
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/cases", "/laws"],
+        workload: Workload::Lookup,
         run: |g, arguments, schema| {
             answer::<CaseReferencesAnswer>(citations::get_case_references(
                 g,
@@ -366,6 +390,7 @@ pub static TOOLS: &[Tool] = &[
         ability: Some(Ability::Graph),
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/results"],
+        workload: Workload::Lookup,
         run: |g, arguments, schema| {
             answer::<CitingCasesAnswer>(citations::get_citing_cases(g, parse::<GetCitingCasesArgs>(arguments, schema)?))
         },
@@ -379,6 +404,7 @@ pub static TOOLS: &[Tool] = &[
         ability: Some(Ability::Graph),
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &["/edges"],
+        workload: Workload::Scan,
         run: |g, arguments, schema| {
             answer::<CitationGraphAnswer>(citations::get_citation_graph(
                 g,
@@ -400,6 +426,7 @@ pub static TOOLS: &[Tool] = &[
             ErrorCode::SectionAmbiguous,
         ],
         shed: &["/results"],
+        workload: Workload::Lookup,
         run: |g, arguments, schema| {
             answer::<CasesForLawAnswer>(citations::get_cases_for_law(
                 g,
@@ -416,6 +443,7 @@ pub static TOOLS: &[Tool] = &[
         ability: Some(Ability::Read),
         refusals: &[],
         shed: &["/held_by_court"],
+        workload: Workload::Lookup,
         run: |g, arguments, schema| {
             answer::<CorpusCoverageAnswer>(citations::corpus_coverage(
                 g,
@@ -432,6 +460,7 @@ pub static TOOLS: &[Tool] = &[
         ability: Some(Ability::CitationCheck),
         refusals: &[ErrorCode::TextTooLong, ErrorCode::TextTooShort, ErrorCode::NotGermanLegalText],
         shed: &["/findings", "/unique_citations"],
+        workload: Workload::Scan,
         run: |g, arguments, schema| {
             answer::<CheckCitationsAnswer>(checker::check_citations(g, parse::<CheckCitationsArgs>(arguments, schema)?))
         },
@@ -445,6 +474,7 @@ pub static TOOLS: &[Tool] = &[
         ability: Some(Ability::CitationCheck),
         refusals: &[],
         shed: &[],
+        workload: Workload::Lookup,
         run: |g, arguments, schema| {
             answer::<ValidateCitationAnswer>(checker::validate_citation(
                 g,
@@ -461,6 +491,7 @@ pub static TOOLS: &[Tool] = &[
         ability: Some(Ability::Datapackage),
         refusals: &[ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &[],
+        workload: Workload::Scan,
         run: |g, arguments, schema| {
             answer::<DatapackageAnswer>(datapackage::assemble_datapackage(
                 g,
@@ -477,6 +508,7 @@ pub static TOOLS: &[Tool] = &[
         ability: Some(Ability::Search),
         refusals: &[ErrorCode::CourtNotFound, ErrorCode::DecisionNotFound, ErrorCode::DecisionAmbiguous],
         shed: &[],
+        workload: Workload::Scan,
         run: |g, arguments, schema| {
             answer::<CaseStatisticsAnswer>(statistics::get_case_statistics(
                 g,
@@ -493,6 +525,7 @@ pub static TOOLS: &[Tool] = &[
         ability: Some(Ability::Read),
         refusals: &[],
         shed: &[],
+        workload: Workload::Lookup,
         run: |g, arguments, schema| {
             answer::<PlatformInfoAnswer>(laws::platform_info(g, parse::<NoArgs>(arguments, schema)?))
         },
@@ -506,6 +539,7 @@ pub static TOOLS: &[Tool] = &[
         ability: None,
         refusals: &[],
         shed: &[],
+        workload: Workload::Lookup,
         run: |g, arguments, schema| answer::<WhoamiAnswer>(access::whoami(g, parse::<NoArgs>(arguments, schema)?)),
     },
 ];

@@ -14,7 +14,7 @@ use axum::routing::{get, post};
 use serde_json::json;
 
 use super::{http_access, http_guard, http_server, mcp, rest};
-use crate::app::{App, Config, metrics, swap};
+use crate::app::{App, Config, swap};
 
 async fn healthz(State(app): State<Arc<App>>) -> Response {
     axum::Json(json!({"status": "live", "detail": app.slot.health_json()})).into_response()
@@ -131,7 +131,7 @@ pub async fn serve(config: Config, listener: tokio::net::TcpListener) -> anyhow:
     if let Some(o) = access.oauth() {
         println!("serve: accepting OAuth access tokens of {} for {}", o.issuer(), o.resource(true));
     }
-    let app = Arc::new(App { config: config.clone(), slot: slot.clone(), metrics: metrics::Metrics::new(), access });
+    let app = Arc::new(App::new(config.clone(), slot.clone(), access));
     if let Some(g) = slot.get() {
         app.metrics.set_generation(&g.id);
     } else if let Some((problem, detail, _)) = slot.status().current_problem {
