@@ -92,6 +92,37 @@ fn collapse_umlauts(word: &str, chars: &mut Vec<char>, out: &mut String) {
     }
 }
 
+/// ASCII bytes that are word characters (letters and digits).
+const ASCII_WORD: [bool; 128] = {
+    let mut t = [false; 128];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = (b as u8).is_ascii_alphanumeric();
+        b += 1;
+    }
+    t
+};
+
+/// `c.is_alphanumeric()`, answered directly for Latin-1 and general punctuation (umlauts, `ß`,
+/// `§`, dashes and quotes are most of a German text's other characters; the general look-up is
+/// slow).
+fn is_word_char(c: char) -> bool {
+    match c as u32 {
+        0..=0x7F => ASCII_WORD[c as usize],
+        // Latin-1: the letters less × and ÷; then ª µ º and the numbers ² ³ ¹ ¼ ½ ¾.
+        0xC0..=0xFF => c != '\u{D7}' && c != '\u{F7}',
+        0x80..=0xBF => matches!(c as u32, 0xAA | 0xB2 | 0xB3 | 0xB5 | 0xB9 | 0xBA | 0xBC..=0xBE),
+        // General punctuation: dashes, quotes, spaces.
+        0x2000..=0x206F => false,
+        _ => c.is_alphanumeric(),
+    }
+}
+
+/// The code points in `bytes` (whole UTF-8 characters): the bytes that do not continue one.
+fn code_points(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
+}
+
 /// The index of the first match of the window of `max_chars` code points holding the most
 /// distinct terms, then the most matches (the first such window). `ms` is not empty.
 fn best_window(ms: &[Match], max_chars: usize) -> usize {
@@ -192,42 +223,57 @@ impl Highlighter {
     }
 
     /// The query-term words of `text` (a word: a maximal run of alphanumeric characters). ASCII
-    /// is read byte by byte, and a word no term starts like is dropped at its first letter:
-    /// annexes of 100,000 characters are read on every search that shows them.
+    /// is read byte by byte through a table, and a word no term starts like is dropped at its
+    /// first letter; code points are counted only up to the words that match: annexes of
+    /// 100,000 characters and more are read on every search that shows them.
     fn matches(&mut self, text: &str) -> Vec<Match> {
         let bytes = text.as_bytes();
-        // The character at `pos` (a char boundary) and its length, when it is a word character.
+        // The length of the word character at `pos` (a char boundary), if it is one.
         let word_char = |pos: usize| -> Option<usize> {
             let b = bytes[pos];
             if b < 0x80 {
-                return b.is_ascii_alphanumeric().then_some(1);
+                return ASCII_WORD[b as usize].then_some(1);
             }
             let c = text[pos..].chars().next()?;
-            c.is_alphanumeric().then(|| c.len_utf8())
+            is_word_char(c).then(|| c.len_utf8())
         };
         let mut out = Vec::new();
-        let (mut pos, mut chars) = (0usize, 0usize);
+        // Code points before byte `counted_to` (a char boundary).
+        let (mut counted_to, mut counted) = (0usize, 0usize);
+        let mut pos = 0usize;
         while pos < bytes.len() {
+            let b = bytes[pos];
+            if b < 0x80 && !ASCII_WORD[b as usize] {
+                pos += 1;
+                continue;
+            }
             let Some(len) = word_char(pos) else {
-                pos += if bytes[pos] < 0x80 { 1 } else { text[pos..].chars().next().map_or(1, char::len_utf8) };
-                chars += 1;
+                pos += text[pos..].chars().next().map_or(1, char::len_utf8);
                 continue;
             };
-            let (word_byte, word_char_at) = (pos, chars);
+            let word_byte = pos;
             pos += len;
-            chars += 1;
-            while pos < bytes.len()
-                && let Some(len) = word_char(pos)
-            {
-                pos += len;
-                chars += 1;
+            while pos < bytes.len() {
+                let b = bytes[pos];
+                if b < 0x80 {
+                    if !ASCII_WORD[b as usize] {
+                        break;
+                    }
+                    pos += 1;
+                } else if let Some(len) = word_char(pos) {
+                    pos += len;
+                } else {
+                    break;
+                }
             }
-            let initial = bytes[word_byte];
-            if initial < 0x80 && !self.ascii_initials[initial as usize] {
+            if b < 0x80 && !self.ascii_initials[b as usize] {
                 continue;
             }
             if let Some(term) = self.term_of(&text[word_byte..pos]) {
-                out.push(Match { start: word_char_at, end: chars, start_byte: word_byte, term });
+                let start = counted + code_points(&bytes[counted_to..word_byte]);
+                let end = start + code_points(&bytes[word_byte..pos]);
+                (counted_to, counted) = (pos, end);
+                out.push(Match { start, end, start_byte: word_byte, term });
             }
         }
         out
@@ -378,11 +424,15 @@ mod tests {
     }
 
     #[test]
-    fn words_are_found_as_a_char_by_char_scan_finds_them() {
-        let terms = crate::query::text::query_words("Behörde Geschäftsgeheimnis Übergabe Straße");
-        let text = "Die Behörde, ÜBERGABE; x1Behörde 😀Behörden—Geschäftsgeheimnisse straße. Behörde";
-        let mut h = Highlighter::new(&terms);
-        let got: Vec<(usize, usize, usize)> = h.matches(text).iter().map(|m| (m.start, m.end, m.start_byte)).collect();
+    fn the_word_character_table_agrees_with_is_alphanumeric() {
+        for c in (0..0x3000u32).filter_map(char::from_u32) {
+            assert_eq!(is_word_char(c), c.is_alphanumeric(), "{c:?}");
+        }
+    }
+
+    /// The words of `text` a term is a form of, as a char-by-char scan finds them:
+    /// (code-point start, end, byte start).
+    fn char_scan(h: &mut Highlighter, text: &str) -> Vec<(usize, usize, usize)> {
         let mut want = Vec::new();
         let mut start: Option<(usize, usize)> = None;
         for (i, (b, c)) in text.char_indices().chain(std::iter::once((text.len(), ' '))).enumerate() {
@@ -394,8 +444,25 @@ mod tests {
                 want.push((wc, i, wb));
             }
         }
-        assert_eq!(got, want);
+        want
+    }
+
+    #[test]
+    fn words_are_found_as_a_char_by_char_scan_finds_them() {
+        let terms = crate::query::text::query_words("Behörde Geschäftsgeheimnis Übergabe Straße");
+        let text = "Die Behörde, ÜBERGABE; x1Behörde 😀Behörden—Geschäftsgeheimnisse straße. Behörde";
+        let mut h = Highlighter::new(&terms);
+        let got: Vec<(usize, usize, usize)> = h.matches(text).iter().map(|m| (m.start, m.end, m.start_byte)).collect();
+        assert_eq!(got, char_scan(&mut h, text));
         assert_eq!(got.len(), 6, "{got:?}");
+        // The same over real court writing (umlauts, §, dashes, quotes), with a lay question's terms.
+        let text = sample_decision_text();
+        let terms =
+            crate::query::text::query_words("Mietsicherheit Vermieter Behörde Auskunft Schaden Unfall Übergabe");
+        let mut h = Highlighter::new(&terms);
+        let got: Vec<(usize, usize, usize)> = h.matches(&text).iter().map(|m| (m.start, m.end, m.start_byte)).collect();
+        assert!(got.len() > 500, "{} matches", got.len());
+        assert_eq!(got, char_scan(&mut h, &text));
     }
 
     #[test]
