@@ -136,6 +136,29 @@ fn every_dictionary_entry_of_a_sample_law_names_a_section_that_holds_its_terms()
 }
 
 #[test]
+fn a_verb_is_searched_also_as_the_noun_the_statute_uses_and_the_answer_says_so() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    // § 850c ZPO ("Pfändungsgrenzen für Arbeitseinkommen") never says "gepfändet"; people do.
+    let args = json!({"query": "wie viel Arbeitseinkommen darf gepfändet werden", "expand_query": false, "limit": 10});
+    let v = search(&c, &server, "search_laws", args);
+    assert_eq!(
+        v["query_analysis"]["word_forms"],
+        json!([{"word": "gepfändet", "noun": "Pfändung"}]),
+        "{}",
+        v["query_analysis"]
+    );
+    let row = v["results"].as_array().unwrap().iter().find(|r| r["law"]["code"] == "ZPO" && r["section"] == "850c");
+    let row = row.unwrap_or_else(|| panic!("§ 850c ZPO in the top 10: {:?}", top(&v, 10)));
+    let via: Vec<&Value> = row["matched_by"]["words"].as_array().unwrap().iter().map(|w| &w["via"]).collect();
+    assert!(via.contains(&&json!("word_form")), "{}", row["matched_by"]);
+    // A capitalised word is a noun already: nothing is added.
+    let v = search(&c, &server, "search_laws", json!({"query": "Pfändung Tagen", "expand_query": false}));
+    assert_eq!(v["query_analysis"]["word_forms"], json!([]), "{}", v["query_analysis"]);
+}
+
+#[test]
 fn a_section_missing_one_of_the_words_ranks_beside_those_holding_all_and_says_so() {
     let data = legal_tests::sample_data_dir();
     let server = Server::start(data.path(), &[]);

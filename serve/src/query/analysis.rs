@@ -15,7 +15,7 @@ use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, Query, Ter
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, Term};
 
-use crate::contract::answers::{CompoundSplit, QueryAnalysis, TypoCorrection};
+use crate::contract::answers::{CompoundSplit, QueryAnalysis, TypoCorrection, WordForm};
 use crate::query::expansion::{QueryExpansion, register};
 use crate::query::text::query_words;
 
@@ -64,6 +64,8 @@ pub enum Via {
     Expansion { lay: String },
     /// The index's spelling of a mistyped word.
     TypoCorrection { typed: String },
+    /// The noun of the caller's verb (`erhöhen` → `Erhöhung`; [`verb_nouns`]).
+    WordForm { noun: String },
 }
 
 /// One way to match a concept: every one of `terms` in the document.
@@ -269,6 +271,54 @@ fn without_infix_zu(lower: &str) -> Option<String> {
     })
 }
 
+/// Prefixes a past participle carries instead of `ge-` (`beschädigt`, `verjährt`, `erhöht`).
+const INSEPARABLE_PREFIXES: &[&str] = &["be", "emp", "ent", "er", "ge", "miss", "ver", "zer"];
+
+/// The nouns (`-ung`) a verb the caller wrote in lower case may have, most likely first, as
+/// surface words: of an infinitive (`erhöhen` → `Erhöhung`, `verringern` → `Verringerung`) and
+/// of a past participle, also inflected (`gepfändet` → `Pfändung`, `gespeicherten` →
+/// `Speicherung`, `angemeldet` → `Anmeldung`, `befristeter` → `Befristung`). None for a
+/// capitalised word (a noun: `Tagen` is no `Tagung`); whether the statutes use a noun is the
+/// caller's check.
+fn verb_nouns(word: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if !word.chars().next().is_some_and(char::is_lowercase) || !word.chars().all(char::is_alphabetic) {
+        return out;
+    }
+    let mut add = |stem: &str| {
+        let mut chars = stem.chars();
+        if let Some(first) = chars.next()
+            && stem.chars().count() >= 4
+        {
+            out.push(format!("{}{}ung", first.to_uppercase(), chars.as_str()));
+        }
+    };
+    // Infinitive: `-ern`/`-eln` keep their `er`/`el`, `-en` goes (`gebissen`, a strong
+    // participle, has no noun in `-ung`).
+    if let Some(stem) = word.strip_suffix('n').filter(|s| s.ends_with("er") || s.ends_with("el")) {
+        add(stem);
+    } else if let Some(stem) = word.strip_suffix("en").filter(|_| !word.starts_with("ge")) {
+        add(stem);
+    }
+    // Past participle, with or without an adjective's ending: `-t` / `-et` after the stem.
+    let bare = ["en", "er", "es", "em", "e"]
+        .iter()
+        .find_map(|e| word.strip_suffix(e).filter(|w| w.ends_with('t')))
+        .unwrap_or(word);
+    let Some(body) = bare.strip_suffix('t') else { return out };
+    let body = body.strip_suffix('e').filter(|b| b.ends_with('t') || b.ends_with('d')).unwrap_or(body);
+    // `ge-` (after a separable prefix: `an|ge|meldet`) is dropped; `be-`, `ver-`, … stay.
+    let stem = SEPARABLE_PREFIXES
+        .iter()
+        .find_map(|p| body.strip_prefix(p).and_then(|r| r.strip_prefix("ge")).map(|r| format!("{p}{r}")))
+        .or_else(|| body.strip_prefix("ge").map(str::to_string))
+        .or_else(|| INSEPARABLE_PREFIXES.iter().any(|p| body.starts_with(p)).then(|| body.to_string()));
+    if let Some(stem) = stem {
+        add(&stem);
+    }
+    out
+}
+
 /// Edits (insert, delete, substitute, swap of neighbours) between two short words.
 fn edit_distance(a: &str, b: &str) -> usize {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
@@ -346,6 +396,18 @@ impl QueryPlan {
             if folded.chars().count() >= COMPOUND_MIN_CHARS && df < COMMON_WORD_DOCS {
                 split = vocabulary.split_compound(&folded).filter(|parts| parts.len() > 1);
             }
+            // Statutes name the act (`Erhöhung`, `Pfändung`, `Befristung`) where people use the
+            // verb (`erhöhen`, `gepfändet`, `befristeter`): its noun is one more way to match it,
+            // when the statutes use that noun.
+            let mut has_noun = false;
+            for noun in verb_nouns(&c.word) {
+                let Some(noun_term) = query_words(&noun).into_iter().next() else { continue };
+                if noun_term != term && vocabulary.doc_freq(&noun_term) >= PART_MIN_DOCS {
+                    c.alternatives.push(Alternative { terms: vec![noun_term], via: Via::WordForm { noun } });
+                    has_noun = true;
+                    break;
+                }
+            }
             // `auszuschlagen` is `ausschlagen` with the infinitive's `zu`: the verb's own stem
             // matches its noun (`Ausschlagung`) where the form with `zu` matches nothing.
             if let Some(plain) = without_infix_zu(&c.word.to_lowercase())
@@ -358,6 +420,8 @@ impl QueryPlan {
             }
             if let Some(parts) = split {
                 c.alternatives.push(Alternative { terms: parts, via: Via::CompoundParts });
+            } else if has_noun {
+                // Matched through its noun: neither a typo nor unknown.
             } else if df == 0 && folded.chars().count() >= TYPO_MIN_CHARS && !vocabulary.elsewhere_a_word(&term) {
                 let distance = if folded.chars().count() >= 7 { 2 } else { 1 };
                 match vocabulary.nearest(&term, &folded, distance) {
@@ -395,6 +459,7 @@ impl QueryPlan {
     pub fn report(&self) -> QueryAnalysis {
         let mut compounds_split = Vec::new();
         let mut typo_corrections = Vec::new();
+        let mut word_forms = Vec::new();
         for c in &self.concepts {
             for a in &c.alternatives {
                 match &a.via {
@@ -404,6 +469,7 @@ impl QueryPlan {
                     Via::TypoCorrection { typed } => {
                         typo_corrections.push(TypoCorrection { typed: typed.clone(), searched: a.terms[0].clone() })
                     }
+                    Via::WordForm { noun } => word_forms.push(WordForm { word: c.word.clone(), noun: noun.clone() }),
                     _ => {}
                 }
             }
@@ -413,6 +479,7 @@ impl QueryPlan {
             dropped_function_words: self.dropped_words.clone(),
             compounds_split,
             typo_corrections,
+            word_forms,
             unknown_words: self.unknown_words.clone(),
         }
     }
@@ -520,7 +587,7 @@ fn alternative_weight(via: &Via) -> f32 {
     match via {
         Via::Word => 1.0,
         Via::TypoCorrection { .. } => 0.9,
-        Via::CompoundParts | Via::Expansion { .. } => 0.8,
+        Via::CompoundParts | Via::Expansion { .. } | Via::WordForm { .. } => 0.8,
     }
 }
 
@@ -639,7 +706,31 @@ fn concept_clauses(plan: &QueryPlan, fields: &[(Field, f32)], count_only: bool) 
 
 #[cfg(test)]
 mod tests {
-    use super::{Alternative, Concept, QueryPlan, Via, plan_match_query, plan_query, subsumed, without_infix_zu};
+    use super::{
+        Alternative, Concept, QueryPlan, Via, plan_match_query, plan_query, subsumed, verb_nouns, without_infix_zu,
+    };
+
+    #[test]
+    fn a_verb_in_lower_case_is_also_searched_as_its_noun_and_a_noun_never() {
+        for (word, noun) in [
+            ("erhöhen", "Erhöhung"),
+            ("verringern", "Verringerung"),
+            ("anfechten", "Anfechtung"),
+            ("gepfändet", "Pfändung"),
+            ("gespeicherten", "Speicherung"),
+            ("angemeldet", "Anmeldung"),
+            ("befristeter", "Befristung"),
+            ("beschädigt", "Beschädigung"),
+            ("gekündigt", "Kündigung"),
+        ] {
+            assert!(verb_nouns(word).contains(&noun.to_string()), "{word}: {:?}", verb_nouns(word));
+        }
+        // A capitalised word is a noun (`Tagen` is no `Tagung`); a strong participle, an adverb
+        // and a word with digits have no noun in -ung.
+        for word in ["Tagen", "Zeugen", "gebissen", "nicht", "recht", "jetzt", "b2b", "tun"] {
+            assert_eq!(verb_nouns(word), Vec::<String>::new(), "{word}");
+        }
+    }
     use crate::query::expansion::QueryExpansion;
     use tantivy::collector::TopDocs;
     use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};

@@ -331,6 +331,7 @@ fn matched_by(
             Via::CompoundParts => MatchedVia::CompoundParts,
             Via::Expansion { .. } => MatchedVia::LegalRegister,
             Via::TypoCorrection { .. } => MatchedVia::TypoCorrection,
+            Via::WordForm { .. } => MatchedVia::WordForm,
         };
         words.push(MatchedWord { word: c.word.clone(), via, terms: a.terms.clone(), in_heading });
     }

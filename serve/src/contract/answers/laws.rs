@@ -64,8 +64,18 @@ pub struct QueryAnalysis {
     pub dropped_function_words: Vec<String>,
     pub compounds_split: Vec<CompoundSplit>,
     pub typo_corrections: Vec<TypoCorrection>,
+    /// A verb's own noun, searched beside the verb (`erhöhen` → `Erhöhung`).
+    pub word_forms: Vec<WordForm>,
     /// Words no statute holds: they restrict nothing.
     pub unknown_words: Vec<String>,
+}
+
+/// A word searched also as its noun: statutes name an act (`Erhöhung`, `Pfändung`) where
+/// people use the verb (`erhöhen`, `gepfändet`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct WordForm {
+    pub word: String,
+    pub noun: String,
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -136,6 +146,7 @@ pub enum MatchedVia {
     CompoundParts,
     LegalRegister,
     TypoCorrection,
+    WordForm,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
