@@ -159,6 +159,28 @@ fn a_verb_is_searched_also_as_the_noun_the_statute_uses_and_the_answer_says_so()
 }
 
 #[test]
+fn two_words_the_statute_writes_as_one_compound_find_it_and_the_answer_says_so() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    // § 261 StGB is "Geldwäsche"; people write "Geld waschen".
+    let v = search(&c, &server, "search_laws", json!({"query": "Geld waschen", "expand_query": false, "limit": 5}));
+    assert_eq!(
+        v["query_analysis"]["compounds_joined"],
+        json!([{"words": ["Geld", "waschen"], "term": "geldwasch"}]),
+        "{}",
+        v["query_analysis"]
+    );
+    assert!(has(&v, 3, "StGB", "261"), "§ 261 StGB in the top 3: {:?}", top(&v, 3));
+    let row = v["results"].as_array().unwrap().iter().find(|r| r["law"]["code"] == "StGB" && r["section"] == "261");
+    let words = row.unwrap()["matched_by"]["words"].as_array().unwrap().clone();
+    assert!(words.iter().any(|w| w["via"] == json!("joined_compound")), "{words:?}");
+    // A number word counts, it names nothing: `zwei Jahren` is not joined.
+    let v = search(&c, &server, "search_laws", json!({"query": "Frist von zwei Jahren", "expand_query": false}));
+    assert_eq!(v["query_analysis"]["compounds_joined"], json!([]), "{}", v["query_analysis"]);
+}
+
+#[test]
 fn a_section_missing_one_of_the_words_ranks_beside_those_holding_all_and_says_so() {
     let data = legal_tests::sample_data_dir();
     let server = Server::start(data.path(), &[]);

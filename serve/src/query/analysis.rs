@@ -15,7 +15,7 @@ use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, Query, Ter
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, Term};
 
-use crate::contract::answers::{CompoundSplit, QueryAnalysis, TypoCorrection, WordForm};
+use crate::contract::answers::{CompoundSplit, JoinedCompound, QueryAnalysis, TypoCorrection, WordForm};
 use crate::query::expansion::{QueryExpansion, register};
 use crate::query::text::query_words;
 
@@ -43,6 +43,11 @@ const PART_MIN_CHARS: usize = 4;
 const PART_MIN_DOCS: u64 = 3;
 /// A word occurring in at least this many documents is common enough to stand alone unsplit.
 const COMMON_WORD_DOCS: u64 = 400;
+/// Number words, never the head of a compound joined from the caller's words.
+const NUMBER_WORDS: &[&str] = &[
+    "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf", "zwanzig", "dreißig",
+    "vierzig", "fünfzig", "hundert", "tausend",
+];
 /// Linking morphemes (Fugenelemente) a compound's head may end with.
 const LINKING: &[&str] = &["es", "en", "s", "n", "e"];
 
@@ -66,6 +71,8 @@ pub enum Via {
     TypoCorrection { typed: String },
     /// The noun of the caller's verb (`erhöhen` → `Erhöhung`; [`verb_nouns`]).
     WordForm { noun: String },
+    /// The compound the statutes write for two neighbouring words (`Geld waschen` → `geldwasch`).
+    JoinedCompound { words: [String; 2] },
 }
 
 /// One way to match a concept: every one of `terms` in the document.
@@ -214,6 +221,43 @@ impl<'a> Vocabulary<'a> {
             }
         }
         best
+    }
+
+    /// The index term of the compound two words make (`Geld` + `waschen` → `geldwasch`,
+    /// `Miete` + `erhöhen` → `mieterhoh`), with a linking morpheme or the second word's noun,
+    /// when the statutes hold it in enough documents; the most common one.
+    pub fn joined_compound(&self, first: &str, second: &str) -> Option<String> {
+        let first = first.to_lowercase();
+        // A number word counts something (`zwei Jahren`), it does not name it.
+        if !first.chars().all(char::is_alphabetic)
+            || first.chars().count() < 3
+            || NUMBER_WORDS.contains(&first.as_str())
+        {
+            return None;
+        }
+        let own: Vec<String> = [first.as_str(), second].iter().flat_map(|w| query_words(w)).collect();
+        let mut stems = vec![first.clone()];
+        stems.extend(["en", "n", "e"].iter().filter_map(|e| first.strip_suffix(e)).map(str::to_string));
+        let mut tails = vec![second.to_lowercase()];
+        tails.extend(verb_nouns(second).iter().map(|n| n.to_lowercase()));
+        let mut best: Option<(u64, String)> = None;
+        for stem in &stems {
+            for link in ["", "s", "es", "n", "en", "e"] {
+                for tail in &tails {
+                    let joined = format!("{stem}{link}{tail}");
+                    let terms = query_words(&joined);
+                    let [term] = terms.as_slice() else { continue };
+                    if own.contains(term) || term.chars().count() < COMPOUND_MIN_CHARS {
+                        continue;
+                    }
+                    let n = self.doc_freq(term);
+                    if n >= PART_MIN_DOCS && best.as_ref().is_none_or(|(m, _)| n > *m) {
+                        best = Some((n, term.clone()));
+                    }
+                }
+            }
+        }
+        best.map(|(_, t)| t)
     }
 
     /// The head of a compound as an index term, with or without a linking morpheme.
@@ -434,6 +478,21 @@ impl QueryPlan {
                 unknown_words.push(c.word.clone());
             }
         }
+        // Two neighbouring words the statutes write as one (`Geld waschen` → Geldwäsche, `Miete
+        // erhöhen` → Mieterhöhung): the compound is one more way to match each of them.
+        for i in 1..concepts.len() {
+            let (a, b) = (&concepts[i - 1], &concepts[i]);
+            if a.exact || b.exact {
+                continue;
+            }
+            if let Some(term) = vocabulary.joined_compound(&a.word, &b.word) {
+                let words = [a.word.clone(), b.word.clone()];
+                for c in &mut concepts[i - 1..=i] {
+                    let via = Via::JoinedCompound { words: words.clone() };
+                    c.alternatives.push(Alternative { terms: vec![term.clone()], via });
+                }
+            }
+        }
         let mut plan = QueryPlan {
             concepts,
             optional_terms: Vec::new(),
@@ -460,6 +519,7 @@ impl QueryPlan {
         let mut compounds_split = Vec::new();
         let mut typo_corrections = Vec::new();
         let mut word_forms = Vec::new();
+        let mut compounds_joined: Vec<JoinedCompound> = Vec::new();
         for c in &self.concepts {
             for a in &c.alternatives {
                 match &a.via {
@@ -470,6 +530,10 @@ impl QueryPlan {
                         typo_corrections.push(TypoCorrection { typed: typed.clone(), searched: a.terms[0].clone() })
                     }
                     Via::WordForm { noun } => word_forms.push(WordForm { word: c.word.clone(), noun: noun.clone() }),
+                    // Each of the two words holds it: reported once.
+                    Via::JoinedCompound { words } if !compounds_joined.iter().any(|j| j.words == *words) => {
+                        compounds_joined.push(JoinedCompound { words: words.clone(), term: a.terms[0].clone() })
+                    }
                     _ => {}
                 }
             }
@@ -480,6 +544,7 @@ impl QueryPlan {
             compounds_split,
             typo_corrections,
             word_forms,
+            compounds_joined,
             unknown_words: self.unknown_words.clone(),
         }
     }
@@ -587,7 +652,7 @@ fn alternative_weight(via: &Via) -> f32 {
     match via {
         Via::Word => 1.0,
         Via::TypoCorrection { .. } => 0.9,
-        Via::CompoundParts | Via::Expansion { .. } | Via::WordForm { .. } => 0.8,
+        Via::CompoundParts | Via::Expansion { .. } | Via::WordForm { .. } | Via::JoinedCompound { .. } => 0.8,
     }
 }
 

@@ -332,6 +332,7 @@ fn matched_by(
             Via::Expansion { .. } => MatchedVia::LegalRegister,
             Via::TypoCorrection { .. } => MatchedVia::TypoCorrection,
             Via::WordForm { .. } => MatchedVia::WordForm,
+            Via::JoinedCompound { .. } => MatchedVia::JoinedCompound,
         };
         words.push(MatchedWord { word: c.word.clone(), via, terms: a.terms.clone(), in_heading });
     }

@@ -66,8 +66,18 @@ pub struct QueryAnalysis {
     pub typo_corrections: Vec<TypoCorrection>,
     /// A verb's own noun, searched beside the verb (`erhöhen` → `Erhöhung`).
     pub word_forms: Vec<WordForm>,
+    /// Two neighbouring words the statutes write as one compound, searched beside them (`Geld
+    /// waschen` → `geldwasch`, the index term of Geldwäsche).
+    pub compounds_joined: Vec<JoinedCompound>,
     /// Words no statute holds: they restrict nothing.
     pub unknown_words: Vec<String>,
+}
+
+/// Two words searched also as the compound the statutes write (`term`, an index term).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct JoinedCompound {
+    pub words: [String; 2],
+    pub term: String,
 }
 
 /// A word searched also as its noun: statutes name an act (`Erhöhung`, `Pfändung`) where
@@ -147,6 +157,7 @@ pub enum MatchedVia {
     LegalRegister,
     TypoCorrection,
     WordForm,
+    JoinedCompound,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
