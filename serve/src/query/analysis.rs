@@ -679,7 +679,7 @@ fn assemble(
     BooleanQuery::new(clauses)
 }
 
-/// [`plan_query`] holding all but one of the concepts (at least), for plans of 3 concepts or
+/// [`plan_query`] holding all but one of the concepts (at least), for plans of 2 concepts or
 /// more that restrict; None for shorter ones. A section holding every concept scores as in the
 /// strict query (the same clauses, summed).
 pub fn plan_query_all_but_one(
@@ -688,7 +688,7 @@ pub fn plan_query_all_but_one(
     filters: Vec<(Occur, Box<dyn Query>)>,
 ) -> Option<BooleanQuery> {
     let PlanClauses { required, ranking: mut clauses } = concept_clauses(plan, fields, false);
-    if required.len() < 3 {
+    if required.len() < 2 {
         return None;
     }
     let n = required.len() - 1;

@@ -40,7 +40,7 @@ impl SectionLift {
     }
 }
 
-/// A section missing one of the caller's words (of 3 or more) scores this share of what its
+/// A section missing one of the caller's words (of 2 or more) scores this share of what its
 /// matches earn.
 const MISSING_ONE_WORD: f32 = 0.5;
 
@@ -122,9 +122,9 @@ pub fn search_laws_lifted(
         let (mut top, count) = ranked(&strict, limit + 1)?;
         total = count;
         // Lay questions carry words the on-point § does not use ("bei einem Unfall nicht
-        // helfen": § 323c StGB says Unglücksfälle): with 3 words or more, when more sections
-        // than asked hold every word, sections missing one of them rank beside those, their
-        // score lowered.
+        // helfen": § 323c StGB says Unglücksfälle; "Aufsichtspflicht der Eltern": § 832 BGB
+        // names no parents): with 2 words or more, when more sections than asked hold every
+        // word, sections missing one of them rank beside those, their score lowered.
         if count > limit
             && let Some(soft) = plan_query_all_but_one(&plan, &fields, law_clause())
         {
