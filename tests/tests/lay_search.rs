@@ -175,6 +175,13 @@ fn two_words_the_statute_writes_as_one_compound_find_it_and_the_answer_says_so()
     let row = v["results"].as_array().unwrap().iter().find(|r| r["law"]["code"] == "StGB" && r["section"] == "261");
     let words = row.unwrap()["matched_by"]["words"].as_array().unwrap().clone();
     assert!(words.iter().any(|w| w["via"] == json!("joined_compound")), "{words:?}");
+    // A word statutes use only inside the compound is no typo then (`Gatte` was "corrected" to
+    // `galt`).
+    let v = search(&c, &server, "search_laws", json!({"query": "Ehe Gatte", "expand_query": false}));
+    let analysis = &v["query_analysis"];
+    assert_eq!(analysis["compounds_joined"], json!([{"words": ["Ehe", "Gatte"], "term": "ehegatt"}]), "{analysis}");
+    assert_eq!(analysis["typo_corrections"], json!([]), "{analysis}");
+    assert_eq!(analysis["unknown_words"], json!([]), "{analysis}");
     // A number word counts, it names nothing: `zwei Jahren` is not joined.
     let v = search(&c, &server, "search_laws", json!({"query": "Frist von zwei Jahren", "expand_query": false}));
     assert_eq!(v["query_analysis"]["compounds_joined"], json!([]), "{}", v["query_analysis"]);

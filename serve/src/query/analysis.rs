@@ -43,6 +43,8 @@ const PART_MIN_CHARS: usize = 4;
 const PART_MIN_DOCS: u64 = 3;
 /// A word occurring in at least this many documents is common enough to stand alone unsplit.
 const COMMON_WORD_DOCS: u64 = 400;
+/// Shortest index term (characters) a compound joined from two words may be (`ehegatt`).
+const JOINED_MIN_CHARS: usize = 6;
 /// Number words, never the head of a compound joined from the caller's words.
 const NUMBER_WORDS: &[&str] = &[
     "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf", "zwanzig", "dreißig",
@@ -247,7 +249,7 @@ impl<'a> Vocabulary<'a> {
                     let joined = format!("{stem}{link}{tail}");
                     let terms = query_words(&joined);
                     let [term] = terms.as_slice() else { continue };
-                    if own.contains(term) || term.chars().count() < COMPOUND_MIN_CHARS {
+                    if own.contains(term) || term.chars().count() < JOINED_MIN_CHARS {
                         continue;
                     }
                     let n = self.doc_freq(term);
@@ -431,8 +433,16 @@ impl QueryPlan {
                 }
             }
         }
+        // Two neighbouring words the statutes write as one (`Geld waschen` → Geldwäsche, `Miete
+        // erhöhen` → Mieterhöhung, `Ehe Gatte` → Ehegatte): the compound is one more way to match
+        // each of them, and neither is a typo then.
+        let joins: Vec<(usize, String)> = (1..concepts.len())
+            .filter(|&i| !concepts[i - 1].exact && !concepts[i].exact)
+            .filter_map(|i| Some((i, vocabulary.joined_compound(&concepts[i - 1].word, &concepts[i].word)?)))
+            .collect();
         let mut unknown_words = Vec::new();
-        for c in concepts.iter_mut().filter(|c| !c.exact) {
+        for (at, c) in concepts.iter_mut().enumerate().filter(|(_, c)| !c.exact) {
+            let joined = joins.iter().any(|(i, _)| at == *i || at + 1 == *i);
             let term = c.alternatives[0].terms[0].clone();
             let df = vocabulary.doc_freq(&term);
             let folded = extract::courts::fold(&c.word);
@@ -464,8 +474,8 @@ impl QueryPlan {
             }
             if let Some(parts) = split {
                 c.alternatives.push(Alternative { terms: parts, via: Via::CompoundParts });
-            } else if has_noun {
-                // Matched through its noun: neither a typo nor unknown.
+            } else if has_noun || joined {
+                // Matched through its noun or a compound: neither a typo nor unknown.
             } else if df == 0 && folded.chars().count() >= TYPO_MIN_CHARS && !vocabulary.elsewhere_a_word(&term) {
                 let distance = if folded.chars().count() >= 7 { 2 } else { 1 };
                 match vocabulary.nearest(&term, &folded, distance) {
@@ -478,19 +488,11 @@ impl QueryPlan {
                 unknown_words.push(c.word.clone());
             }
         }
-        // Two neighbouring words the statutes write as one (`Geld waschen` → Geldwäsche, `Miete
-        // erhöhen` → Mieterhöhung): the compound is one more way to match each of them.
-        for i in 1..concepts.len() {
-            let (a, b) = (&concepts[i - 1], &concepts[i]);
-            if a.exact || b.exact {
-                continue;
-            }
-            if let Some(term) = vocabulary.joined_compound(&a.word, &b.word) {
-                let words = [a.word.clone(), b.word.clone()];
-                for c in &mut concepts[i - 1..=i] {
-                    let via = Via::JoinedCompound { words: words.clone() };
-                    c.alternatives.push(Alternative { terms: vec![term.clone()], via });
-                }
+        for (i, term) in joins {
+            let words = [concepts[i - 1].word.clone(), concepts[i].word.clone()];
+            for c in &mut concepts[i - 1..=i] {
+                let via = Via::JoinedCompound { words: words.clone() };
+                c.alternatives.push(Alternative { terms: vec![term.clone()], via });
             }
         }
         let mut plan = QueryPlan {
