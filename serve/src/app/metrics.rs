@@ -109,20 +109,8 @@ impl Metrics {
     /// A scanning call starts its work; it ends when the returned guard drops.
     pub fn scan_running(&self) -> ScanRunning {
         let now = self.scans_running.inc() + 1;
-        let peak = &self.scans_running_peak;
-        // The peak only rises; a lost race is retried against the newer peak.
-        let mut seen = peak.get();
-        while now > seen {
-            match peak.inner().compare_exchange(
-                seen,
-                now,
-                std::sync::atomic::Ordering::Relaxed,
-                std::sync::atomic::Ordering::Relaxed,
-            ) {
-                Ok(_) => break,
-                Err(newer) => seen = newer,
-            }
-        }
+        // The peak only rises.
+        self.scans_running_peak.inner().fetch_max(now, std::sync::atomic::Ordering::Relaxed);
         ScanRunning(self.scans_running.clone())
     }
 

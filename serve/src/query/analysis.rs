@@ -228,7 +228,7 @@ impl<'a> Vocabulary<'a> {
     /// The index term of the compound two words make (`Geld` + `waschen` → `geldwasch`,
     /// `Miete` + `erhöhen` → `mieterhoh`), with a linking morpheme or the second word's noun,
     /// when the statutes hold it in enough documents; the most common one.
-    pub fn joined_compound(&self, first: &str, second: &str) -> Option<String> {
+    fn joined_compound(&self, first: &str, second: &str) -> Option<String> {
         let first = first.to_lowercase();
         // A number word counts something (`zwei Jahren`), it does not name it.
         if !first.chars().all(char::is_alphabetic)
@@ -244,7 +244,7 @@ impl<'a> Vocabulary<'a> {
         tails.extend(verb_nouns(second).iter().map(|n| n.to_lowercase()));
         let mut best: Option<(u64, String)> = None;
         for stem in &stems {
-            for link in ["", "s", "es", "n", "en", "e"] {
+            for link in std::iter::once("").chain(LINKING.iter().copied()) {
                 for tail in &tails {
                     let joined = format!("{stem}{link}{tail}");
                     let terms = query_words(&joined);

@@ -160,7 +160,7 @@ pub fn search_laws_lifted(
             .iter()
             .map(|r| r.fast_fields().u64("section_id"))
             .collect::<tantivy::Result<Vec<_>>>()?;
-        let shown_rows = limit - usize::from(exact.is_some()).min(limit);
+        let shown_rows = limit.saturating_sub(usize::from(exact.is_some()));
         let mut candidates = top.into_iter().filter_map(|(score, addr)| {
             let sid = ids[addr.segment_ord as usize].first(addr.doc_id).unwrap_or(0) as i64;
             exact.as_ref().is_none_or(|(_, s)| s.id != sid).then_some((score, addr, sid))
@@ -246,17 +246,23 @@ fn matching(
     let mut out = std::collections::HashSet::new();
     for segment in docs.chunk_by(|a, b| a.segment_ord == b.segment_ord) {
         let mut scorer = weight.scorer(searcher.segment_reader(segment[0].segment_ord), 1.0)?;
-        for addr in segment {
-            // `seek` wants a target at or after the current doc.
-            if scorer.doc() < addr.doc_id {
-                scorer.seek(addr.doc_id);
-            }
-            if scorer.doc() == addr.doc_id {
-                out.insert(*addr);
-            }
-        }
+        held_of(&mut scorer, segment, &mut out);
     }
     Ok(out)
+}
+
+/// Adds to `out` which of `segment` (one segment's documents, in index order) `docs` holds:
+/// it is moved to each of them in turn.
+fn held_of(docs: &mut impl DocSet, segment: &[DocAddress], out: &mut std::collections::HashSet<DocAddress>) {
+    for addr in segment {
+        // `seek` wants a target at or after the current doc.
+        if docs.doc() < addr.doc_id {
+            docs.seek(addr.doc_id);
+        }
+        if docs.doc() == addr.doc_id {
+            out.insert(*addr);
+        }
+    }
 }
 
 /// Which of a page's documents hold a term in a field: each (field, term) is looked up once
@@ -285,19 +291,10 @@ impl<'a> Holdings<'a> {
         for segment in self.docs.chunk_by(|a, b| a.segment_ord == b.segment_ord) {
             let reader = self.searcher.segment_reader(segment[0].segment_ord);
             let Ok(index) = reader.inverted_index(field) else { continue };
-            let Ok(Some(mut postings)) =
+            if let Ok(Some(mut postings)) =
                 index.read_postings(&Term::from_field_text(field, term), IndexRecordOption::Basic)
-            else {
-                continue;
-            };
-            for doc in segment {
-                // `seek` wants a target at or after the current doc.
-                if postings.doc() < doc.doc_id {
-                    postings.seek(doc.doc_id);
-                }
-                if postings.doc() == doc.doc_id {
-                    holding.insert(*doc);
-                }
+            {
+                held_of(&mut postings, segment, &mut holding);
             }
         }
         let holds = holding.contains(&addr);
