@@ -14,6 +14,7 @@
 //!   on an unchanged generation and re-hashes it in the background.
 
 pub mod analysis;
+pub mod bounded_merges;
 pub mod citation_rows;
 pub mod decision_writer;
 pub mod decisions_index;
