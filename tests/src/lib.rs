@@ -22,6 +22,7 @@ use axum::response::Response;
 
 pub mod http;
 pub mod procs;
+pub mod register;
 
 /// What the mirror does instead of serving a path.
 #[derive(Debug, Clone, PartialEq, Eq)]

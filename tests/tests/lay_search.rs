@@ -100,39 +100,11 @@ fn everyday_words_find_the_statutes_terms_and_the_answer_says_what_was_added() {
 fn every_dictionary_entry_of_a_sample_law_names_a_section_that_holds_its_terms() {
     let data = legal_tests::sample_data_dir();
     let server = Server::start(data.path(), &[]);
-    let c = Client::new();
-    let tsv =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../serve/data/legal-register.tsv")).unwrap();
-    let (mut checked, mut missing) = (0, Vec::new());
-    for line in tsv.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        let (legal, source) = (cols[1], cols[2]);
-        let (section, book) = source.split_once(' ').map(|(_, rest)| rest.split_once(' ').unwrap()).unwrap();
-        let unit = if source.starts_with("Art.") { format!("Art. {section}") } else { section.to_string() };
-        let url = format!("{}/api/tools/get_law_section", server.base_url);
-        let (status, body) = c.post(&url, "application/json", json!({"book": book, "section": unit}).to_string());
-        let v: Value = serde_json::from_str(&body).unwrap();
-        if status != 200 {
-            // Only laws of the embedded sample are checked here; the rest are not held.
-            assert_eq!(v["error_code"], json!("book_not_found"), "{source}: {v}");
-            continue;
-        }
-        checked += 1;
-        let s = &v["section"];
-        // Lower case, umlauts folded: the dictionary's terms and the § text on one spelling.
-        let hay = extract::courts::fold(&format!("{} {} {}", s["heading"], s["breadcrumb"], v["content"]));
-        for word in legal.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() >= 4) {
-            // The word's stem-like head (all but the last three letters, at least four) must occur.
-            let w = extract::courts::fold(word);
-            let n = w.chars().count().saturating_sub(3).max(4);
-            let head: String = w.chars().take(n).collect();
-            if !hay.contains(&head) {
-                missing.push(format!("{source}: {word:?} (entry {:?})", cols[0]));
-            }
-        }
-    }
-    assert!(checked >= 60, "only {checked} entries name a law of the sample");
-    assert!(missing.is_empty(), "terms the named § does not hold:\n{}", missing.join("\n"));
+    // Only laws of the embedded sample are checked here; the full-mirror test checks them all
+    // (statutes_pipeline).
+    let check = legal_tests::register::check_register_sources(&server.base_url);
+    assert!(check.checked >= 60, "only {} entries name a law of the sample", check.checked);
+    assert!(check.terms_missing.is_empty(), "terms the named § does not hold:\n{}", check.terms_missing.join("\n"));
 }
 
 #[test]
@@ -226,4 +198,60 @@ fn a_section_missing_one_of_the_words_ranks_beside_those_holding_all_and_says_so
     for r in v["results"].as_array().unwrap() {
         assert_eq!(r["matched_by"]["every_word"], json!(true), "{r}");
     }
+}
+
+#[test]
+fn a_compound_the_statutes_write_whole_fires_no_dictionary_entry_through_its_parts() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    // `Widerspruchsbescheid` is the statutes' own word (§ 73 VwGO); its part `Bescheid` is a
+    // dictionary lay word (→ Verwaltungsakt), which would rank every § on Verwaltungsakte above
+    // the sections that hold the caller's word.
+    let v = search(&c, &server, "search_laws", json!({"query": "Widerspruchsbescheid", "limit": 5}));
+    assert_eq!(v["query_expansion"]["status"], json!("abstained"), "{}", v["query_expansion"]);
+    for r in v["results"].as_array().unwrap() {
+        assert_eq!(r["matched_by"]["words"][0]["via"], json!("word"), "{}", r["matched_by"]);
+    }
+    // A compound the statutes do not write is split, and its part fires its entry.
+    let v = search(&c, &server, "search_laws", json!({"query": "Kautionskonto", "limit": 5}));
+    assert_eq!(v["query_expansion"]["added_terms"][0]["for"], json!("Kaution"), "{}", v["query_expansion"]);
+    assert!(has(&v, 2, "BGB", "566a") || has(&v, 2, "BGB", "551"), "{:?}", top(&v, 5));
+}
+
+#[test]
+fn an_infinitive_finds_the_third_person_a_statute_uses_and_a_missing_rare_word_costs_more_than_a_common_one() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    // § 223 StGB: "Wer eine andere Person körperlich mißhandelt …"; people write the infinitive.
+    let args = json!({"query": "eine Person misshandeln", "limit": 3, "expand_query": false});
+    let v = search(&c, &server, "search_laws", args);
+    assert_eq!(
+        v["query_analysis"]["verb_forms"],
+        json!([{"word": "misshandeln", "form": "misshandelt"}]),
+        "{}",
+        v["query_analysis"]
+    );
+    let row = v["results"].as_array().unwrap().iter().find(|r| r["law"]["code"] == "StGB" && r["section"] == "223");
+    let row = row.unwrap_or_else(|| panic!("§ 223 StGB in the top 3: {:?}", top(&v, 3)));
+    assert_eq!(row["matched_by"]["words"][1]["via"], json!("verb_form"), "{}", row["matched_by"]);
+    // Sections headed "Persönlich…" hold the common word in their heading but not the rare
+    // one: they rank below every section holding `misshandeln`.
+    for r in v["results"].as_array().unwrap() {
+        let words: Vec<&Value> = r["matched_by"]["words"].as_array().unwrap().iter().map(|w| &w["word"]).collect();
+        assert!(words.contains(&&json!("misshandeln")), "{:?}: {}", top(&v, 3), r["matched_by"]);
+    }
+}
+
+#[test]
+fn a_dictionary_lay_word_is_matched_through_its_entry_and_never_corrected_as_a_typo() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    // `Stalking` is in no statute; it is no typo of `Stärkung` but the dictionary's word for
+    // Nachstellung (§ 238 StGB).
+    let v = search(&c, &server, "search_laws", json!({"query": "Stalking einer Ex-Partnerin", "limit": 5}));
+    assert_eq!(v["query_analysis"]["typo_corrections"], json!([]), "{}", v["query_analysis"]);
+    assert!(has(&v, 2, "StGB", "238"), "{:?}", top(&v, 5));
 }

@@ -221,6 +221,11 @@ fn every_law_of_the_shared_toc_reaches_the_generation_and_a_rerun_fetches_nothin
         assert_eq!(v["law"]["slug"], slug, "{code}: {v}");
     }
     einfuehrungsgesetze_and_hwg_are_readable(&gii, &server.base_url, &account_before_rerun);
+    // Every legal-register entry names a § of the federal statutes that holds its terms.
+    let check = legal_tests::register::check_register_sources(&server.base_url);
+    assert!(check.law_not_held.is_empty(), "dictionary sources naming no federal law: {:?}", check.law_not_held);
+    assert!(check.terms_missing.is_empty(), "terms the named § does not hold:\n{}", check.terms_missing.join("\n"));
+    eprintln!("legal-register: {} entries, each source § holds its terms", check.checked);
     let v = get_json(&format!("{}/api/search/laws?q=Notwehr&book=StGB", server.base_url));
     assert_eq!(v["results"][0]["label"], "§ 32");
     let v = get_json(&format!("{}/api/search/laws?q=Notwehr", server.base_url));

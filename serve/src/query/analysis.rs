@@ -15,7 +15,7 @@ use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, Query, Ter
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, Term};
 
-use crate::contract::answers::{CompoundSplit, JoinedCompound, QueryAnalysis, TypoCorrection, WordForm};
+use crate::contract::answers::{CompoundSplit, JoinedCompound, QueryAnalysis, TypoCorrection, VerbForm, WordForm};
 use crate::query::expansion::{QueryExpansion, register};
 use crate::query::text::query_words;
 
@@ -65,14 +65,19 @@ pub fn is_stopword_term(term: &str) -> bool {
 pub enum Via {
     /// The caller's word itself.
     Word,
-    /// The parts of the caller's compound, all of them.
-    CompoundParts,
-    /// A legal-register term for the caller's word (`lay` names the entry).
-    Expansion { lay: String },
+    /// The parts of the caller's compound, all of them. `whole_in_statutes`: the statutes also
+    /// write the compound whole (`Mahnbescheid`), so its parts say nothing the word does not:
+    /// they fire no dictionary entry (`Bescheid` → Verwaltungsakt).
+    CompoundParts { whole_in_statutes: bool },
+    /// A legal-register term for the caller's word (`lay` names the entry; `lay_words`: how many
+    /// of the caller's words the entry's terms stand for, which share one weight).
+    Expansion { lay: String, lay_words: usize },
     /// The index's spelling of a mistyped word.
     TypoCorrection { typed: String },
     /// The noun of the caller's verb (`erhöhen` → `Erhöhung`; [`verb_nouns`]).
     WordForm { noun: String },
+    /// The third person of the caller's infinitive (`besitzen` → `besitzt`; [`third_person`]).
+    VerbForm { form: String },
     /// The compound the statutes write for two neighbouring words (`Geld waschen` → `geldwasch`).
     JoinedCompound { words: [String; 2] },
 }
@@ -365,6 +370,32 @@ fn verb_nouns(word: &str) -> Vec<String> {
     out
 }
 
+/// The third person singular present of an infinitive the caller wrote in lower case, as
+/// statutes state rules (`besitzen` → `besitzt`, `quälen` → `quält`, `töten` → `tötet`,
+/// `rechnen` → `rechnet`, `verhindern` → `verhindert`, `handeln` → `handelt`); None for any
+/// other word. Irregular verbs (`stehlen` → `stiehlt`) get a form the statutes do not use,
+/// which the caller's check against the index drops.
+fn third_person(word: &str) -> Option<String> {
+    let first = word.chars().next()?;
+    if !first.is_lowercase() || !word.chars().all(char::is_alphabetic) || word.chars().count() < 5 {
+        return None;
+    }
+    if let Some(stem) = word.strip_suffix('n').filter(|s| s.ends_with("er") || s.ends_with("el")) {
+        return Some(format!("{stem}t"));
+    }
+    // `gebissen`, `gestohlen` are participles.
+    let stem = word.strip_suffix("en").filter(|_| !word.starts_with("ge"))?;
+    let last: Vec<char> = stem.chars().rev().take(3).collect();
+    let vowel = |c: Option<&char>| c.is_some_and(|c| "aeiouäöüy".contains(*c));
+    // `-et` after t or d, and after an m or n that follows a consonant (`atmen`, `öffnen`,
+    // `rechnen`) other than l, r, m, n or a vowel's h (`filmen`, `lernen`, `brennen`, `wohnen`).
+    let before = last.get(1);
+    let soft_before = before.is_some_and(|c| "lrmn".contains(*c)) || (before == Some(&'h') && vowel(last.get(2)));
+    let et = matches!(last.first(), Some('t' | 'd'))
+        || (matches!(last.first(), Some('m' | 'n')) && !vowel(before) && !soft_before);
+    Some(if et { format!("{stem}et") } else { format!("{stem}t") })
+}
+
 /// Edits (insert, delete, substitute, swap of neighbours) between two short words.
 fn edit_distance(a: &str, b: &str) -> usize {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
@@ -453,14 +484,25 @@ impl QueryPlan {
             // Statutes name the act (`Erhöhung`, `Pfändung`, `Befristung`) where people use the
             // verb (`erhöhen`, `gepfändet`, `befristeter`): its noun is one more way to match it,
             // when the statutes use that noun.
-            let mut has_noun = false;
+            let mut has_form = false;
             for noun in verb_nouns(&c.word) {
                 let Some(noun_term) = query_words(&noun).into_iter().next() else { continue };
                 if noun_term != term && vocabulary.doc_freq(&noun_term) >= PART_MIN_DOCS {
                     c.alternatives.push(Alternative { terms: vec![noun_term], via: Via::WordForm { noun } });
-                    has_noun = true;
+                    has_form = true;
                     break;
                 }
+            }
+            // Statutes state a rule in the third person (`wer … besitzt`, `verkauft`, `quält`)
+            // where people write the infinitive (`besitzen`, `verkaufen`, `quälen`); the stems
+            // differ, so the third person is one more way to match the verb.
+            if let Some(form) = third_person(&c.word)
+                && let Some(form_term) = query_words(&form).into_iter().next()
+                && form_term != term
+                && vocabulary.doc_freq(&form_term) >= PART_MIN_DOCS
+            {
+                c.alternatives.push(Alternative { terms: vec![form_term], via: Via::VerbForm { form } });
+                has_form = true;
             }
             // `auszuschlagen` is `ausschlagen` with the infinitive's `zu`: the verb's own stem
             // matches its noun (`Ausschlagung`) where the form with `zu` matches nothing.
@@ -473,10 +515,18 @@ impl QueryPlan {
                 continue;
             }
             if let Some(parts) = split {
-                c.alternatives.push(Alternative { terms: parts, via: Via::CompoundParts });
-            } else if has_noun || joined {
-                // Matched through its noun or a compound: neither a typo nor unknown.
-            } else if df == 0 && folded.chars().count() >= TYPO_MIN_CHARS && !vocabulary.elsewhere_a_word(&term) {
+                let whole_in_statutes = df >= PART_MIN_DOCS;
+                c.alternatives.push(Alternative { terms: parts, via: Via::CompoundParts { whole_in_statutes } });
+            } else if has_form || joined {
+                // Matched through its noun, its third person or a compound: neither a typo nor
+                // unknown.
+            } else if df == 0
+                && folded.chars().count() >= TYPO_MIN_CHARS
+                && !vocabulary.elsewhere_a_word(&term)
+                && !register().is_lay_word(&term)
+            {
+                // (A dictionary lay word, `Stalking`, is matched through its entry, not
+                // corrected to a statute word, `Stärkung`.)
                 let distance = if folded.chars().count() >= 7 { 2 } else { 1 };
                 match vocabulary.nearest(&term, &folded, distance) {
                     Some(fixed) => c
@@ -521,17 +571,19 @@ impl QueryPlan {
         let mut compounds_split = Vec::new();
         let mut typo_corrections = Vec::new();
         let mut word_forms = Vec::new();
+        let mut verb_forms = Vec::new();
         let mut compounds_joined: Vec<JoinedCompound> = Vec::new();
         for c in &self.concepts {
             for a in &c.alternatives {
                 match &a.via {
-                    Via::CompoundParts => {
+                    Via::CompoundParts { .. } => {
                         compounds_split.push(CompoundSplit { word: c.word.clone(), parts: a.terms.clone() })
                     }
                     Via::TypoCorrection { typed } => {
                         typo_corrections.push(TypoCorrection { typed: typed.clone(), searched: a.terms[0].clone() })
                     }
                     Via::WordForm { noun } => word_forms.push(WordForm { word: c.word.clone(), noun: noun.clone() }),
+                    Via::VerbForm { form } => verb_forms.push(VerbForm { word: c.word.clone(), form: form.clone() }),
                     // Each of the two words holds it: reported once.
                     Via::JoinedCompound { words } if !compounds_joined.iter().any(|j| j.words == *words) => {
                         compounds_joined.push(JoinedCompound { words: words.clone(), term: a.terms[0].clone() })
@@ -546,6 +598,7 @@ impl QueryPlan {
             compounds_split,
             typo_corrections,
             word_forms,
+            verb_forms,
             compounds_joined,
             unknown_words: self.unknown_words.clone(),
         }
@@ -560,8 +613,15 @@ impl QueryPlan {
     /// further way to match that word, a longer one as optional terms.
     fn apply_register(&mut self, query: &str) {
         let held = self.all_terms();
+        // A lay word counts when the caller's words hold it, except as a part of a compound the
+        // statutes write whole: `Mahnbescheid` is no `Bescheid` to expand.
+        let lay_held: BTreeSet<String> = self
+            .concepts
+            .iter()
+            .flat_map(|c| c.alternatives.iter().filter(|a| fires_entries(a)).flat_map(|a| a.terms.iter().cloned()))
+            .collect();
         let mut added = Vec::new();
-        for entry in register().matching(&held) {
+        for entry in register().matching(&lay_held) {
             let new: Vec<String> = entry.legal_terms.iter().filter(|t| !held.contains(*t)).cloned().collect();
             if new.is_empty() {
                 continue;
@@ -573,21 +633,31 @@ impl QueryPlan {
                 .iter()
                 .filter(|terms| !terms.is_empty() && !terms.iter().all(|t| held.contains(t)))
                 .collect();
-            for lay in &entry.lay_terms {
-                if let Some(c) = self.concepts.iter_mut().find(|c| c.alternatives.iter().any(|a| a.terms.contains(lay)))
-                {
-                    for terms in &phrases {
-                        c.alternatives.push(Alternative {
-                            terms: (*terms).clone(),
-                            via: Via::Expansion { lay: entry.lay.clone() },
-                        });
-                    }
-                    // A lay word no statute holds is matched through the statute's terms now:
-                    // it restricts again, and is no longer reported as unknown.
-                    if !phrases.is_empty() {
-                        let word = c.word.clone();
-                        self.unknown_words.retain(|w| *w != word);
-                    }
+            let mut lay_concepts: Vec<usize> = entry
+                .lay_terms
+                .iter()
+                .filter_map(|lay| {
+                    self.concepts
+                        .iter()
+                        .position(|c| c.alternatives.iter().any(|a| fires_entries(a) && a.terms.contains(lay)))
+                })
+                .collect();
+            lay_concepts.sort_unstable();
+            lay_concepts.dedup();
+            let lay_words = lay_concepts.len();
+            for at in lay_concepts {
+                let c = &mut self.concepts[at];
+                for terms in &phrases {
+                    c.alternatives.push(Alternative {
+                        terms: (*terms).clone(),
+                        via: Via::Expansion { lay: entry.lay.clone(), lay_words },
+                    });
+                }
+                // A lay word no statute holds is matched through the statute's terms now:
+                // it restricts again, and is no longer reported as unknown.
+                if !phrases.is_empty() {
+                    let word = c.word.clone();
+                    self.unknown_words.retain(|w| *w != word);
                 }
             }
             if entry.lay_terms.len() > 1 {
@@ -605,6 +675,12 @@ impl QueryPlan {
             QueryExpansion { status: ExpansionStatus::Applied, reason: None, original_query: query.to_string(), added }
         };
     }
+}
+
+/// Whether an alternative's terms can fire dictionary entries: not the parts of a compound the
+/// statutes write whole, nor terms the dictionary itself added.
+fn fires_entries(a: &Alternative) -> bool {
+    !matches!(a.via, Via::CompoundParts { whole_in_statutes: true } | Via::Expansion { .. })
 }
 
 /// The word query of a plan: each concept (`occur`: every concept or any) matched by any of its
@@ -654,7 +730,9 @@ fn alternative_weight(via: &Via) -> f32 {
     match via {
         Via::Word => 1.0,
         Via::TypoCorrection { .. } => 0.9,
-        Via::CompoundParts | Via::Expansion { .. } | Via::WordForm { .. } | Via::JoinedCompound { .. } => 0.8,
+        // A dictionary entry standing for several of the caller's words counts once in all.
+        Via::Expansion { lay_words, .. } => 0.8 / (*lay_words).max(1) as f32,
+        Via::CompoundParts { .. } | Via::WordForm { .. } | Via::VerbForm { .. } | Via::JoinedCompound { .. } => 0.8,
     }
 }
 
@@ -699,6 +777,27 @@ pub fn plan_query_all_but_one(
     clauses.push((Occur::Must, Box::new(inner)));
     clauses.extend(filters);
     Some(BooleanQuery::new(clauses))
+}
+
+/// One query per concept that restricts, with the concept's index in the plan: which documents
+/// hold that word, in any of its ways (nothing is scored).
+pub fn plan_concept_queries(plan: &QueryPlan, fields: &[(Field, f32)]) -> Vec<(usize, Box<dyn Query>)> {
+    let PlanClauses { required, .. } = concept_clauses(plan, fields, true);
+    let restricting = plan.concepts.iter().enumerate().filter(|(_, c)| plan.restricts(c)).map(|(i, _)| i);
+    restricting.zip(required).collect()
+}
+
+/// How much a document holding concept `c` tells, as an inverse document frequency over
+/// `num_docs`: `ln(1 + N / (1 + df))`, `df` that of the concept's most common way to match (its
+/// union matches at least as many). `misshandeln` weighs more than `Person`.
+pub fn concept_weight(c: &Concept, vocabulary: &Vocabulary<'_>, num_docs: u64) -> f32 {
+    let df = c
+        .alternatives
+        .iter()
+        .map(|a| a.terms.iter().map(|t| vocabulary.doc_freq(t)).min().unwrap_or(0))
+        .max()
+        .unwrap_or(0);
+    (1.0 + num_docs as f32 / (1.0 + df as f32)).ln()
 }
 
 /// The clauses of a plan.
@@ -774,8 +873,41 @@ fn concept_clauses(plan: &QueryPlan, fields: &[(Field, f32)], count_only: bool) 
 #[cfg(test)]
 mod tests {
     use super::{
-        Alternative, Concept, QueryPlan, Via, plan_match_query, plan_query, subsumed, verb_nouns, without_infix_zu,
+        Alternative, Concept, QueryPlan, Via, alternative_weight, plan_match_query, plan_query, subsumed, third_person,
+        verb_nouns, without_infix_zu,
     };
+
+    #[test]
+    fn an_infinitive_is_also_searched_in_the_third_person_a_statute_states_rules_in() {
+        for (word, form) in [
+            ("besitzen", "besitzt"),
+            ("quälen", "quält"),
+            ("töten", "tötet"),
+            ("schädigen", "schädigt"),
+            ("misshandeln", "misshandelt"),
+            ("verhindern", "verhindert"),
+            ("rechnen", "rechnet"),
+            ("atmen", "atmet"),
+            ("verkaufen", "verkauft"),
+            ("lernen", "lernt"),
+            ("wohnen", "wohnt"),
+            ("brennen", "brennt"),
+        ] {
+            assert_eq!(third_person(word).as_deref(), Some(form), "{word}");
+        }
+        // Nouns (capitalised), participles, short words and words with digits have none.
+        for word in ["Tagen", "Kaution", "gebissen", "gestohlen", "b2b"] {
+            assert_eq!(third_person(word), None, "{word}");
+        }
+    }
+
+    #[test]
+    fn a_dictionary_entry_for_several_words_weighs_as_much_in_all_as_one_for_one_word() {
+        let one = alternative_weight(&Via::Expansion { lay: "Kaution".into(), lay_words: 1 });
+        let two = alternative_weight(&Via::Expansion { lay: "Heizung Miete".into(), lay_words: 2 });
+        assert!((2.0 * two - one).abs() < 1e-6, "{one} vs 2 x {two}");
+        assert!(one < alternative_weight(&Via::Word), "an added term never outweighs the caller's word");
+    }
 
     #[test]
     fn a_verb_in_lower_case_is_also_searched_as_its_noun_and_a_noun_never() {
@@ -831,7 +963,10 @@ mod tests {
                     "Akteneinsicht",
                     vec![
                         alt(&["akteneinsicht"], Via::Word),
-                        alt(&["akteneinsicht", "beteiligt"], Via::Expansion { lay: "Akteneinsicht".into() }),
+                        alt(
+                            &["akteneinsicht", "beteiligt"],
+                            Via::Expansion { lay: "Akteneinsicht".into(), lay_words: 1 },
+                        ),
                     ],
                 ),
                 concept("Behörde", vec![alt(&["behorde"], Via::Word)]),

@@ -10,7 +10,9 @@ use crate::contract::answers::{
     SearchLawsAnswer, SearchSuggestion, SuggestionKind,
 };
 use crate::contract::args::SearchLawsArgs;
-use crate::query::analysis::{QueryPlan, Via, Vocabulary, plan_query, plan_query_all_but_one};
+use crate::query::analysis::{
+    QueryPlan, Via, Vocabulary, concept_weight, plan_concept_queries, plan_query, plan_query_all_but_one,
+};
 use crate::query::identifiers::{find_section, parse_section_citation, resolve_book};
 use crate::query::law_prior::LawPrior;
 use crate::query::text::slice_chars;
@@ -39,10 +41,6 @@ impl SectionLift {
         }
     }
 }
-
-/// A section missing one of the caller's words (of 2 or more) scores this share of what its
-/// matches earn.
-const MISSING_ONE_WORD: f32 = 0.5;
 
 /// `search_laws(query, book?, limit?)`: full-text search over law sections only.
 pub fn search_laws(g: &Generation, a: &SearchLawsArgs) -> Result<SearchLawsAnswer, ToolError> {
@@ -123,34 +121,68 @@ pub fn search_laws_lifted(
         total = count;
         // Lay questions carry words the on-point § does not use ("bei einem Unfall nicht
         // helfen": § 323c StGB says Unglücksfälle; "Aufsichtspflicht der Eltern": § 832 BGB
-        // names no parents): with 2 words or more, when more sections than asked hold every
-        // word, sections missing one of them rank beside those, their score lowered.
-        if count > limit
-            && let Some(soft) = plan_query_all_but_one(&plan, &fields, law_clause())
-        {
-            let (candidates, soft_count) = ranked(&soft, (limit + 1) * 2)?;
-            let holds_all = matching(&searcher, &strict, candidates.iter().map(|(_, a)| *a))?;
-            let mut merged: Vec<(f32, DocAddress)> = candidates
-                .into_iter()
-                .map(|(s, a)| if holds_all.contains(&a) { (s, a) } else { (s * MISSING_ONE_WORD, a) })
+        // names no parents), and the few sections that hold every word are often annexes that
+        // hold them by their length. So with 2 words or more, sections missing one word rank
+        // beside those holding all, and when few hold all, sections holding fewer rank beside
+        // them too: one ranking, each missing word lowering the score.
+        let soft = plan_query_all_but_one(&plan, &fields, law_clause());
+        let few = count <= limit && plan.concepts.len() > 1;
+        if soft.is_some() || few {
+            let mut pool = top.clone();
+            let mut soft_count = 0;
+            if let Some(soft) = &soft {
+                let (more, n) = ranked(soft, (limit + 1) * 2)?;
+                pool.extend(more);
+                soft_count = n;
+            }
+            let mut relaxed_count = None;
+            if few {
+                let relaxed = plan_query(&plan, &fields, Occur::Should, law_clause());
+                let (more, n) = ranked(&relaxed, (limit + 1) * 2)?;
+                pool.extend(more);
+                relaxed_count = Some(n);
+            }
+            // The queries share their clauses, so a section scores the same in each.
+            let mut seen = std::collections::HashSet::new();
+            pool.retain(|(_, a)| seen.insert(*a));
+            // Which of the caller's words each pooled section holds, and what they weigh: a
+            // missing rare word (`misshandeln`) costs more than a missing common one (`Person`).
+            let num_docs = searcher.num_docs();
+            let mut held = vec![0f32; pool.len()];
+            let mut words_held = vec![0usize; pool.len()];
+            let mut all_weight = 0f32;
+            let concepts = plan_concept_queries(&plan, &fields);
+            for (at, query) in &concepts {
+                let weight = concept_weight(&plan.concepts[*at], &vocabulary, num_docs);
+                all_weight += weight;
+                let holding = matching(&searcher, query.as_ref(), pool.iter().map(|(_, a)| *a))?;
+                for (i, (_, a)) in pool.iter().enumerate() {
+                    if holding.contains(a) {
+                        held[i] += weight;
+                        words_held[i] += 1;
+                    }
+                }
+            }
+            let missing = |i: usize| concepts.len() - words_held[i];
+            let mut merged: Vec<(f32, DocAddress, usize)> = pool
+                .iter()
+                .enumerate()
+                .map(|(i, (s, a))| {
+                    let share = if missing(i) == 0 || all_weight <= 0.0 { 1.0 } else { held[i] / all_weight };
+                    (s * share, *a, missing(i))
+                })
                 .collect();
-            let listed: std::collections::HashSet<DocAddress> = merged.iter().map(|(_, a)| *a).collect();
-            merged.extend(top.iter().filter(|(_, a)| !listed.contains(a)).copied());
             merged.sort_by(|x, y| y.0.total_cmp(&x.0));
-            if merged.iter().take(limit).any(|(_, a)| !holds_all.contains(a)) {
+            let page_missing = merged.iter().take(limit).map(|(_, _, m)| *m).max().unwrap_or(0);
+            if page_missing > 1 || (page_missing == 1 && soft.is_none()) {
+                match_mode = if count == 0 { MatchMode::AnyTerm } else { MatchMode::RankedByWordsHeld };
+                total = relaxed_count.unwrap_or(total);
+            } else if page_missing == 1 {
                 match_mode = MatchMode::AllTermsButOne;
                 total = soft_count;
             }
+            let merged: Vec<(f32, DocAddress)> = merged.into_iter().map(|(s, a, _)| (s, a)).collect();
             top = merged;
-        }
-        let shown: std::collections::HashSet<tantivy::DocAddress> = top.iter().map(|(_, a)| *a).collect();
-        if count <= limit && plan.concepts.len() > 1 {
-            // Too few sections hold every word: those come first, then sections holding some.
-            let relaxed = plan_query(&plan, &fields, Occur::Should, law_clause());
-            let (more, relaxed_count) = ranked(&relaxed, limit + 1 + top.len())?;
-            top.extend(more.into_iter().filter(|(_, a)| !shown.contains(a)));
-            total = relaxed_count;
-            match_mode = if count == 0 { MatchMode::AnyTerm } else { MatchMode::AllTermsThenAnyTerm };
         }
         let mut highlighter =
             crate::query::snippets::Highlighter::new(&plan.all_terms().into_iter().collect::<Vec<_>>());
@@ -199,6 +231,7 @@ pub fn search_laws_lifted(
         total_basis: match match_mode {
             MatchMode::AllTerms => "law_sections_matching_every_query_word",
             MatchMode::AllTermsButOne => "law_sections_matching_all_but_one_query_word",
+            MatchMode::RankedByWordsHeld => "law_sections_matching_any_query_word",
             _ => "law_sections_matching_any_query_word",
         },
         limit,
@@ -325,10 +358,11 @@ fn matched_by(
         let in_heading = a.terms.iter().all(|t| holdings.holds(addr, f.heading, t));
         let via = match &a.via {
             Via::Word => MatchedVia::Word,
-            Via::CompoundParts => MatchedVia::CompoundParts,
+            Via::CompoundParts { .. } => MatchedVia::CompoundParts,
             Via::Expansion { .. } => MatchedVia::LegalRegister,
             Via::TypoCorrection { .. } => MatchedVia::TypoCorrection,
             Via::WordForm { .. } => MatchedVia::WordForm,
+            Via::VerbForm { .. } => MatchedVia::VerbForm,
             Via::JoinedCompound { .. } => MatchedVia::JoinedCompound,
         };
         words.push(MatchedWord { word: c.word.clone(), via, terms: a.terms.clone(), in_heading });

@@ -66,6 +66,9 @@ pub struct QueryAnalysis {
     pub typo_corrections: Vec<TypoCorrection>,
     /// A verb's own noun, searched beside the verb (`erhöhen` → `Erhöhung`).
     pub word_forms: Vec<WordForm>,
+    /// An infinitive's third person, searched beside it: statutes state rules that way
+    /// (`besitzen` → `besitzt`).
+    pub verb_forms: Vec<VerbForm>,
     /// Two neighbouring words the statutes write as one compound, searched beside them (`Geld
     /// waschen` → `geldwasch`, the index term of Geldwäsche).
     pub compounds_joined: Vec<JoinedCompound>,
@@ -86,6 +89,13 @@ pub struct JoinedCompound {
 pub struct WordForm {
     pub word: String,
     pub noun: String,
+}
+
+/// A verb searched also in the third person a statute uses (`quälen` → `quält`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct VerbForm {
+    pub word: String,
+    pub form: String,
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -157,6 +167,7 @@ pub enum MatchedVia {
     LegalRegister,
     TypoCorrection,
     WordForm,
+    VerbForm,
     JoinedCompound,
 }
 
