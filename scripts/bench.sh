@@ -162,6 +162,11 @@ log "lay search (lay-dev, full statutes), with the legal-register dictionary: $(
 # that tuning: own-dev recall@1 30.0, recall@5 46.0, MRR@10 0.373; own-heldout 29.4 / 44.1 / 0.355.
 log "lay search, own questions tuned on (tests/fixtures/lay-own-dev.jsonl): $(python3 "$shared/benchmarks/lay-score.py" "$root/tests/fixtures/lay-own-dev.jsonl" "$dbase" --json) [before the tuning: recall@5 46.0, mrr@10 0.373]"
 log "lay search, own questions held out (tests/fixtures/lay-own-heldout.jsonl): $(python3 "$shared/benchmarks/lay-score.py" "$root/tests/fixtures/lay-own-heldout.jsonl" "$dbase" --json) [goal: recall@5 >= 80%, MRR@10 >= 0.60; before the tuning: recall@5 44.1, mrr@10 0.355]"
+# Two more sets written 2026-12-05 (session 14) before that session's changes: heldout2 (70; its
+# misses were read while working), heldout3 (49; only its scores were ever looked at). Before
+# (5feaeaf): heldout2 recall@1 15.7, recall@5 38.6, MRR@10 0.245; heldout3 8.2 / 22.4 / 0.133.
+log "lay search, own questions held out 2 (tests/fixtures/lay-own-heldout2.jsonl, misses read): $(python3 "$shared/benchmarks/lay-score.py" "$root/tests/fixtures/lay-own-heldout2.jsonl" "$dbase" --json) [before: recall@5 38.6, mrr@10 0.245]"
+log "lay search, own questions held out 3 (tests/fixtures/lay-own-heldout3.jsonl, never read): $(python3 "$shared/benchmarks/lay-score.py" "$root/tests/fixtures/lay-own-heldout3.jsonl" "$dbase" --json) [goal: recall@5 >= 80%, MRR@10 >= 0.60; before: recall@5 22.4, mrr@10 0.133]"
 # Citation recommendation from the corpus's own graph: the words before a bound § citation in a
 # held decision, the citation masked, must find that §. Before this benchmark existed (release of
 # 2026-12-04 08:05, no decision-side analysis): recall@1 12.5%, recall@10 26.0%, MRR@10 0.159 (n=200).
