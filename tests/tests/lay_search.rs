@@ -154,6 +154,16 @@ fn two_words_the_statute_writes_as_one_compound_find_it_and_the_answer_says_so()
     assert_eq!(analysis["compounds_joined"], json!([{"words": ["Ehe", "Gatte"], "term": "ehegatt"}]), "{analysis}");
     assert_eq!(analysis["typo_corrections"], json!([]), "{analysis}");
     assert_eq!(analysis["unknown_words"], json!([]), "{analysis}");
+    // The head named first, the modifier after it: "Frist für die Berufung" is § 517 ZPO's
+    // `Berufungsfrist`.
+    let v = search(&c, &server, "search_laws", json!({"query": "Frist für die Berufung", "expand_query": false}));
+    let analysis = &v["query_analysis"];
+    assert_eq!(
+        analysis["compounds_joined"],
+        json!([{"words": ["Frist", "Berufung"], "term": "berufungsfrist"}]),
+        "{analysis}"
+    );
+    assert!(has(&v, 3, "ZPO", "517"), "§ 517 ZPO in the top 3: {:?}", top(&v, 5));
     // A number word counts, it names nothing: `zwei Jahren` is not joined.
     let v = search(&c, &server, "search_laws", json!({"query": "Frist von zwei Jahren", "expand_query": false}));
     assert_eq!(v["query_analysis"]["compounds_joined"], json!([]), "{}", v["query_analysis"]);

@@ -307,8 +307,8 @@ impl<'a> Vocabulary<'a> {
 
 /// Separable verb prefixes, longest first: `aus` + `zu` + `schlagen`.
 const SEPARABLE_PREFIXES: &[&str] = &[
-    "zusammen", "zurück", "heraus", "herein", "vorbei", "weiter", "wieder", "fest", "frei", "nach", "hinzu", "her",
-    "hin", "los", "mit", "vor", "weg", "ab", "an", "auf", "aus", "bei", "ein", "um", "zu",
+    "zusammen", "zurück", "heraus", "herein", "vorbei", "weiter", "wieder", "durch", "unter", "über", "fest", "frei",
+    "nach", "hinzu", "her", "hin", "los", "mit", "vor", "weg", "ab", "an", "auf", "aus", "bei", "ein", "um", "zu",
 ];
 
 /// A zu-infinitive of a separable verb without its `zu` (`auszuschlagen` → `ausschlagen`,
@@ -322,8 +322,10 @@ fn without_infix_zu(lower: &str) -> Option<String> {
     })
 }
 
-/// Prefixes a past participle carries instead of `ge-` (`beschädigt`, `verjährt`, `erhöht`).
-const INSEPARABLE_PREFIXES: &[&str] = &["be", "emp", "ent", "er", "ge", "miss", "ver", "zer"];
+/// Prefixes a past participle carries instead of `ge-` (`beschädigt`, `verjährt`, `erhöht`,
+/// `durchsucht`, `überwacht`).
+const INSEPARABLE_PREFIXES: &[&str] =
+    &["be", "emp", "ent", "er", "ge", "miss", "ver", "zer", "durch", "über", "unter", "wider", "hinter"];
 
 /// The nouns (`-ung`) a verb the caller wrote in lower case may have, most likely first, as
 /// surface words: of an infinitive (`erhöhen` → `Erhöhung`, `verringern` → `Verringerung`) and
@@ -469,7 +471,19 @@ impl QueryPlan {
         // each of them, and neither is a typo then.
         let joins: Vec<(usize, String)> = (1..concepts.len())
             .filter(|&i| !concepts[i - 1].exact && !concepts[i].exact)
-            .filter_map(|i| Some((i, vocabulary.joined_compound(&concepts[i - 1].word, &concepts[i].word)?)))
+            .filter_map(|i| {
+                let (first, second) = (&concepts[i - 1].word, &concepts[i].word);
+                // People also name the head first and the modifier after it ("Frist für die
+                // Berufung"), where the statute writes one compound (`Berufungsfrist`).
+                let reversed = || {
+                    second.chars().next().is_some_and(char::is_uppercase)
+                        && first.chars().next().is_some_and(char::is_uppercase)
+                };
+                let joined = vocabulary
+                    .joined_compound(first, second)
+                    .or_else(|| reversed().then(|| vocabulary.joined_compound(second, first)).flatten())?;
+                Some((i, joined))
+            })
             .collect();
         let mut unknown_words = Vec::new();
         for (at, c) in concepts.iter_mut().enumerate().filter(|(_, c)| !c.exact) {
@@ -921,6 +935,9 @@ mod tests {
             ("befristeter", "Befristung"),
             ("beschädigt", "Beschädigung"),
             ("gekündigt", "Kündigung"),
+            ("durchsucht", "Durchsuchung"),
+            ("überwacht", "Überwachung"),
+            ("durchgeführt", "Durchführung"),
         ] {
             assert!(verb_nouns(word).contains(&noun.to_string()), "{word}: {:?}", verb_nouns(word));
         }
