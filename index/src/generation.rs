@@ -661,7 +661,10 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     analysis::register(&dec_idx);
     let dec_fields = DecisionFields::from_schema(&dec_idx.schema())?;
     let mut dec_writer: tantivy::IndexWriter<TantivyDocument> = dec_idx.writer_with_num_threads(1, 128 << 20)?;
-    dec_writer.set_merge_policy(Box::new(crate::bounded_merges::BoundedMerges::for_decisions()));
+    dec_writer.set_merge_policy(Box::new(match carried {
+        Some(_) => crate::bounded_merges::BoundedMerges::for_nightly(),
+        None => crate::bounded_merges::BoundedMerges::for_decisions(),
+    }));
     let dec = crate::decision_writer::write(
         data_dir,
         &conn,

@@ -440,10 +440,15 @@ impl QueryPlan {
         let citation = crate::query::identifiers::parse_section_citation(query).is_some();
         let mut dropped_words = Vec::new();
         let mut concepts: Vec<Concept> = Vec::new();
+        // Whether a function word stood right before each concept's word ("Frist für die
+        // Berufung"): where a head named first and its modifier may be joined.
+        let mut after_function_word: Vec<bool> = Vec::new();
+        let mut function_word_before = false;
         for word in &surface {
             let lower = word.to_lowercase();
             if is_stopword(&lower) {
                 dropped_words.push(word.clone());
+                function_word_before = true;
                 continue;
             }
             let Some(term) = query_words(word).into_iter().next() else { continue };
@@ -453,6 +458,7 @@ impl QueryPlan {
             let exact = citation || word.chars().any(|c| c.is_ascii_digit());
             let alternatives = vec![Alternative { terms: vec![term], via: Via::Word }];
             concepts.push(Concept { word: word.clone(), alternatives, exact });
+            after_function_word.push(std::mem::take(&mut function_word_before));
         }
         // A question of function words only ("wer ist das") keeps its words rather than none.
         if concepts.is_empty() && !dropped_words.is_empty() {
@@ -473,10 +479,12 @@ impl QueryPlan {
             .filter(|&i| !concepts[i - 1].exact && !concepts[i].exact)
             .filter_map(|i| {
                 let (first, second) = (&concepts[i - 1].word, &concepts[i].word);
-                // People also name the head first and the modifier after it ("Frist für die
-                // Berufung"), where the statute writes one compound (`Berufungsfrist`).
+                // People also name the head first and the modifier after it, a function word
+                // between them ("Frist für die Berufung"), where the statute writes one
+                // compound (`Berufungsfrist`).
                 let reversed = || {
-                    second.chars().next().is_some_and(char::is_uppercase)
+                    after_function_word.get(i).copied().unwrap_or(false)
+                        && second.chars().next().is_some_and(char::is_uppercase)
                         && first.chars().next().is_some_and(char::is_uppercase)
                 };
                 let joined = vocabulary
