@@ -125,8 +125,10 @@ pub fn search_laws_lifted(
         // hold them by their length. So with 2 words or more, sections missing one word rank
         // beside those holding all, and when few hold all, sections holding fewer rank beside
         // them too: one ranking, each missing word lowering the score.
-        let soft = plan_query_all_but_one(&plan, &fields, law_clause());
         let few = count <= limit && plan.concepts.len() > 1;
+        // When few hold every word, the sections holding any word are pooled instead, which
+        // include those missing one (one walk over the postings instead of two).
+        let soft = if few { None } else { plan_query_all_but_one(&plan, &fields, law_clause()) };
         if soft.is_some() || few {
             let mut pool = top.clone();
             let mut soft_count = 0;
@@ -138,7 +140,7 @@ pub fn search_laws_lifted(
             let mut relaxed_count = None;
             if few {
                 let relaxed = plan_query(&plan, &fields, Occur::Should, law_clause());
-                let (more, n) = ranked(&relaxed, (limit + 1) * 2)?;
+                let (more, n) = ranked(&relaxed, (limit + 1) * 4)?;
                 pool.extend(more);
                 relaxed_count = Some(n);
             }
