@@ -64,10 +64,6 @@ crate::closed_set! {
         CitationWordsInOrder => "citation_words_in_order_within_8_positions",
         /// Nothing held every word, so any word counts (the answer says so).
         AnyTerm => "any_term",
-        /// Too few passages held every word, so the rows that do come first, then rows holding
-        /// some of them (`search_laws` sent it up to API 0.3.2; it now sends
-        /// `ranked_by_words_held`).
-        AllTermsThenAnyTerm => "all_terms_then_any_term",
         /// `search_laws`, 2 words or more: sections holding every word and sections missing one
         /// of them, ranked together (a missing word lowers the score by its share of what the
         /// words weigh, rarer words weighing more); each row's `matched_by` says which.
