@@ -38,9 +38,15 @@ pub struct DecisionCounts {
     pub index_written: u64,
     /// Decisions of the earlier generation no longer held, their passages deleted.
     pub index_removed: u64,
-    /// Decisions whose `build_key` was the earlier generation's: their row was copied from it,
-    /// their line of `decisions.jsonl` not read (their citations are still written).
+    /// Decisions whose `build_key` was the earlier generation's: their row was copied from it
+    /// (or, in a patched store, left as it was), their line of `decisions.jsonl` not read
+    /// (their citations are written again only when the row is copied).
     pub rows_copied: u64,
+    /// Patched store: decisions of the earlier generation whose rows were removed (changed ones,
+    /// written again, and those no longer held).
+    pub rows_removed: u64,
+    /// Patched store: kept decisions whose citing count changed.
+    pub citing_counts_updated: u64,
     pub courts_held: u64,
     pub records_read: u64,
     pub records_failed: u64,
@@ -207,6 +213,38 @@ pub fn read_citations_input(
     Ok(Some(CitationsInput { lines, order, path: p, file, row_ids, held_courts, citing_counts }))
 }
 
+impl CitationsInput {
+    /// The decisions held.
+    pub fn decisions(&self) -> usize {
+        self.order.len()
+    }
+}
+
+/// Which rows of the earlier generation's store (its decisions: `carried`) a patch of it
+/// removes ([`crate::store_patch`]): those of decisions whose `build_key` changed and of those
+/// no longer held, in row id order; with how many decisions keep their rows. None when a
+/// decision's key is not known without reading its line (`decisions.lines` does not describe
+/// `decisions.jsonl`): the store is written afresh then.
+pub fn plan_patch(
+    citations: &CitationsInput,
+    carried: &EarlierDecisions,
+    laws_input: &str,
+) -> Option<(Vec<i64>, usize)> {
+    let mut remove = Vec::new();
+    let mut keep = 0;
+    for (ext_id, _, line_key) in &citations.order {
+        let key = build_key(laws_input, line_key.as_deref()?, &citations.lines.get(ext_id)?.sha256);
+        match carried.get(ext_id) {
+            Some(e) if e.build_key == key => keep += 1,
+            Some(e) => remove.push(e.id),
+            None => {}
+        }
+    }
+    remove.extend(carried.iter().filter(|(ext, _)| !citations.row_ids.contains_key(*ext)).map(|(_, e)| e.id));
+    remove.sort_unstable();
+    Some((remove, keep))
+}
+
 /// Every line of `citations.jsonl` (at `p`) read through: each decision id with where its
 /// line is and its sha256. A line that is not JSON with an id is an error naming it.
 fn read_through_citations(p: &Path, file: &std::fs::File) -> Result<Vec<(String, CitationsLine)>> {
@@ -252,6 +290,11 @@ fn read_through_citations(p: &Path, file: &std::fs::File) -> Result<Vec<(String,
 /// its line of `decisions.jsonl` being read; its citations are written as any decision's
 /// (what is derived from them counts across decisions).
 ///
+/// `patch`: `conn` is a copy of the earlier generation's store (see [`plan_patch`]): the rows
+/// of a decision whose `build_key` is unchanged are left as they are (nothing of it is read),
+/// the planned decisions' rows are removed first, and what counts across decisions is
+/// adjusted instead of counted anew ([`crate::store_patch`]).
+///
 /// `laws_input`: the laws part's input hash (the laws and book codes citations are bound to).
 #[allow(clippy::too_many_arguments)]
 pub fn write(
@@ -263,6 +306,7 @@ pub fn write(
     carried: Option<&EarlierDecisions>,
     citations: Option<CitationsInput>,
     laws_input: &str,
+    patch: Option<&crate::store_patch::StorePatch>,
 ) -> Result<DecisionCounts> {
     let mut counts = DecisionCounts::default();
     let Some(manifest) = decision_stage::read_manifest(data_dir)? else {
@@ -276,8 +320,12 @@ pub fn write(
     let records_path = decision_stage::records_path(data_dir);
     let records = std::fs::File::open(&records_path)
         .with_context(|| format!("cannot open {} (rerun `extract`)", records_path.display()))?;
-    // (source, record id) of every copy written, primary or merged: what the toc is measured against.
-    let mut held_sources: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut derived = Derived::default();
+    if let Some(patch) = patch {
+        let removed = crate::store_patch::remove_decisions(conn, patch, &mut derived)?;
+        counts.rows_removed = removed.rows;
+        counts.citations = patch.earlier_citations.saturating_sub(removed.citations);
+    }
     let mut ins_dec = conn.prepare(
         "INSERT INTO decisions (id, ext_id, court_id, court_name_raw, chamber, date, date_raw, date_confidence, ecli,
             ecli_date_agrees, document_type, document_type_raw, title, file_numbers, norms_raw, source_format, flags,
@@ -289,12 +337,11 @@ pub fn write(
     let mut ins_fn =
         conn.prepare("INSERT INTO decision_file_numbers (fn_norm, file_number, decision_id) VALUES (?1, ?2, ?3)")?;
     let mut binder = LawBinder::default();
-    let mut derived = Derived::default();
+    // Row ids of the decisions built here (not copied, not kept).
+    let mut written: Vec<i64> = Vec::new();
     for (ext_id, span, line_key) in &citations.order {
         let id =
             *citations.row_ids.get(ext_id).context("decisions.jsonl changed while index read it: rerun `index`")?;
-        // Citations of the same run, joined to the decisions by decision id (never by line).
-        let cites = citations.of(ext_id)?;
         let citations_sha = &citations.lines[ext_id].sha256;
         let earlier = carried.and_then(|c| c.get(ext_id));
         // extract's key of the line when `decisions.lines` describes the file, else the line's hash.
@@ -306,6 +353,16 @@ pub fn write(
                 (build_key(laws_input, &line_key, citations_sha), Some(line))
             }
         };
+        if earlier.is_some_and(|e| e.build_key == key) && patch.is_some() {
+            // Its rows are in the patched store as they were; its citing count is set below.
+            packs.counts.bodies_reused += 1;
+            counts.index_kept += 1;
+            counts.rows_copied += 1;
+            counts.decisions += 1;
+            continue;
+        }
+        // Citations of the same run, joined to the decisions by decision id (never by line).
+        let cites = citations.of(ext_id)?;
         counts.citations += (cites.laws.len() + cites.cases.len()) as u64;
         if earlier.is_some_and(|e| e.build_key == key) {
             let kept = copy_earlier_row(conn, packs, ext_id, id, &court_ids, citations.citing_count(ext_id))?;
@@ -313,8 +370,6 @@ pub fn write(
             for fnum in &kept.file_numbers {
                 ins_fn.execute(params![file_number_norm(fnum), fnum, id])?;
             }
-            held_sources.extend(kept.sources.into_iter().map(|s| (s.source, s.record_id)));
-            counts.passages += kept.passages;
             counts.index_kept += 1;
             counts.rows_copied += 1;
             counts.decisions += 1;
@@ -378,8 +433,7 @@ pub fn write(
         for fnum in &m.file_numbers {
             ins_fn.execute(params![file_number_norm(fnum), fnum, id])?;
         }
-        held_sources.extend(rec.sources.iter().map(|s| (s.source.clone(), s.record_id.clone())));
-        counts.passages += docs.len() as u64;
+        written.push(id);
         match earlier {
             Some(e) if e.index_key == index_key => counts.index_kept += 1,
             earlier => {
@@ -402,11 +456,19 @@ pub fn write(
     }
     drop(ins_dec);
     drop(ins_fn);
+    match patch {
+        Some(_) => {
+            let citing_counts = citations.row_ids.iter().map(|(ext, &id)| (id, citations.citing_count(ext))).collect();
+            counts.citing_counts_updated = crate::store_patch::settle(conn, &derived, &written, &citing_counts)?;
+        }
+        None => write_citing_counts(conn, &derived)?,
+    }
     count_holdings(conn)?;
     counts.courts_held = citations.held_courts.len() as u64;
     counts.edges = check_edges(conn, &citations)?;
-    write_citing_counts(conn, &derived)?;
-    write_coverage_measured(data_dir, conn, &held_sources)?;
+    write_coverage_measured(data_dir, conn)?;
+    counts.passages =
+        conn.query_row("SELECT COALESCE(SUM(passages), 0) FROM decisions", [], |r| r.get::<_, i64>(0))? as u64;
     Ok(counts)
 }
 
@@ -414,15 +476,6 @@ pub fn write(
 struct KeptRow {
     date: Option<String>,
     file_numbers: Vec<String>,
-    sources: Vec<SourceOfRow>,
-    passages: u64,
-}
-
-/// A copy named in a row's `sources` (the fields the toc is measured against).
-#[derive(serde::Deserialize)]
-struct SourceOfRow {
-    source: String,
-    record_id: String,
 }
 
 /// Copies decision `ext_id`'s row from the `earlier` store under row id `id`, with what is
@@ -436,24 +489,13 @@ fn copy_earlier_row(
     court_ids: &BTreeMap<String, i64>,
     citing_count: u32,
 ) -> Result<KeptRow> {
-    let (court, pack, offset, bytes, date, file_numbers, sources, passages): (
-        Option<String>,
-        String,
-        i64,
-        i64,
-        Option<String>,
-        String,
-        String,
-        i64,
-    ) = conn
-        .prepare_cached(
-            "SELECT c.name, p.name, d.text_offset, d.text_bytes, d.date, d.file_numbers, d.sources, d.passages
+    let (court, pack, offset, bytes, date, file_numbers): (Option<String>, String, i64, i64, Option<String>, String) =
+        conn.prepare_cached(
+            "SELECT c.name, p.name, d.text_offset, d.text_bytes, d.date, d.file_numbers
              FROM earlier.decisions d JOIN earlier.text_packs p ON p.id = d.text_pack
              LEFT JOIN earlier.courts c ON c.id = d.court_id WHERE d.ext_id = ?1",
         )?
-        .query_row([ext_id], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?))
-        })
+        .query_row([ext_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))
         .with_context(|| format!("decision {ext_id} of the earlier generation cannot be read"))?;
     let court_id = court.and_then(|name| court_ids.get(&name).copied());
     let text_ref = packs.keep(&pack, offset as u64, bytes as u64)?;
@@ -472,9 +514,6 @@ fn copy_earlier_row(
         date,
         file_numbers: serde_json::from_str(&file_numbers)
             .with_context(|| format!("decision {ext_id} of the earlier generation: file numbers unreadable"))?,
-        sources: serde_json::from_str(&sources)
-            .with_context(|| format!("decision {ext_id} of the earlier generation: sources unreadable"))?,
-        passages: passages as u64,
     })
 }
 
@@ -532,7 +571,14 @@ fn build_key(laws_input: &str, line_key: &str, citations_sha: &[u8; 32]) -> Stri
 
 /// Every court of the reference table plus every court held that is not in it; holdings
 /// (count, earliest, latest) are filled by [`count_holdings`] once decisions name their court.
+/// A court keeps its id in the store being written (a patched store's rows name it by id),
+/// others get ids above them in name order; the table is written whole.
 fn write_courts(conn: &Connection, held: &Holdings) -> Result<BTreeMap<String, i64>> {
+    let kept: BTreeMap<String, i64> = conn
+        .prepare("SELECT name, id FROM courts")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    conn.execute("DELETE FROM courts", [])?;
     let mut all: BTreeMap<String, Court> = BTreeMap::new();
     for c in CourtTable::shipped().rows() {
         all.entry(c.name.clone()).or_insert_with(|| c.clone());
@@ -546,8 +592,15 @@ fn write_courts(conn: &Connection, held: &Holdings) -> Result<BTreeMap<String, i
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 0, NULL, NULL)",
     )?;
     let mut ids = BTreeMap::new();
-    for (i, (name, c)) in all.iter().enumerate() {
-        let id = i as i64 + 1;
+    let mut next = kept.values().max().copied().unwrap_or(0);
+    for (name, c) in &all {
+        let id = match kept.get(name) {
+            Some(&id) => id,
+            None => {
+                next += 1;
+                next
+            }
+        };
         ins.execute(params![
             id,
             c.name,
@@ -580,7 +633,17 @@ fn count_holdings(conn: &Connection) -> Result<()> {
 /// The coverage map's decision buckets measured against the rii toc of the catalog (the toc
 /// this run fetched): claimed next to measured exhaustive, in `coverage_measured`. No catalog
 /// or no rii toc read: nothing is exhaustive.
-fn write_coverage_measured(data_dir: &Path, conn: &Connection, held: &BTreeSet<(String, String)>) -> Result<()> {
+/// The held set is read from the rows written (every copy each decision lists, primary or
+/// merged), so a patched store measures what it holds as a fresh one does.
+fn write_coverage_measured(data_dir: &Path, conn: &Connection) -> Result<()> {
+    let held: BTreeSet<String> = conn
+        .prepare(
+            "SELECT DISTINCT json_extract(j.value, '$.record_id') FROM decisions d, json_each(d.sources) j
+             WHERE json_extract(j.value, '$.source') = ?1",
+        )?
+        .query_map([catalog::sources::RII], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    conn.execute("DELETE FROM coverage_measured", [])?;
     let catalog_path = data_dir.join("catalog.sqlite");
     let items =
         if catalog_path.is_file() { catalog::Catalog::open(data_dir)?.toc(catalog::sources::RII)? } else { Vec::new() };
@@ -592,7 +655,7 @@ fn write_coverage_measured(data_dir: &Path, conn: &Connection, held: &BTreeSet<(
                 it.extra.as_deref().and_then(|e| serde_json::from_str(e).ok());
             let court = entry.as_ref().and_then(|e| table.canonical(&e.gericht)).map(|c| c.name);
             let date = entry.as_ref().and_then(|e| iso_of_compact_date(&e.entsch_datum));
-            let held = held.contains(&(catalog::sources::RII.to_string(), it.key.clone()));
+            let held = held.contains(&it.key);
             coverage_map::TocEntry { key: it.key.clone(), court, date, held }
         })
         .collect();
@@ -744,13 +807,41 @@ fn look_up_book(conn: &Connection, norm: &str) -> Result<BookLookup> {
 /// the server queries: memory grows with the laws, sections and Normenkette tokens cited
 /// (bounded by the statutes and their citation forms), not with the decisions.
 #[derive(Default)]
-struct Derived {
+pub(crate) struct Derived {
     /// Distinct citing decisions per bound law, and per bound (law, cited section):
-    /// `law_citing`, `section_citing`.
-    laws: HashMap<i64, u64>,
-    sections: HashMap<(i64, String), u64>,
-    /// Each Normenkette token's row in `norms`.
-    norm_ids: HashMap<String, i64>,
+    /// `law_citing`, `section_citing`. A fresh store gets these counts; a patched one adds
+    /// them to its own (a removed decision counts -1: [`crate::store_patch`]).
+    pub(crate) laws: HashMap<i64, i64>,
+    pub(crate) sections: HashMap<(i64, String), i64>,
+    /// Each Normenkette token's row in `norms`, and the id the next new token gets (a patched
+    /// store keeps its ids, and may have dropped tokens no decision counts any more).
+    pub(crate) norm_ids: HashMap<String, i64>,
+    pub(crate) next_norm_id: i64,
+    /// The tokens of the decisions written (and, when patching, removed): whose counts change.
+    pub(crate) touched_norms: BTreeSet<i64>,
+}
+
+impl Derived {
+    /// Counts (`sign` +1) or uncounts (-1) one decision's bound laws and sections, each once
+    /// however often the decision cites it.
+    pub(crate) fn count_bound(&mut self, citations: &[StoredCitation], sign: i64) {
+        let (mut laws, mut sections) = (BTreeSet::new(), BTreeSet::new());
+        for c in citations {
+            if let StoredCitation::Law(l) = c
+                && l.status == LawCitationStatus::Bound
+                && let Some(law) = l.law_id
+            {
+                laws.insert(law);
+                sections.insert((law, l.section.as_str()));
+            }
+        }
+        for law in laws {
+            *self.laws.entry(law).or_default() += sign;
+        }
+        for (law, section) in sections {
+            *self.sections.entry((law, section.to_string())).or_default() += sign;
+        }
+    }
 }
 
 /// Binds the decision's citations and writes what the store derives from them (its edges,
@@ -768,7 +859,6 @@ fn write_citations(
 ) -> Result<(Vec<String>, Vec<StoredCitation>)> {
     let mut stored = Vec::with_capacity(c.laws.len() + c.cases.len());
     let mut statuses = Vec::with_capacity(c.laws.len());
-    let (mut laws_bound, mut sections_bound) = (BTreeSet::new(), BTreeSet::new());
     for l in &c.laws {
         let (law_id, status) = binder.bind(
             conn,
@@ -780,12 +870,6 @@ fn write_citations(
             decided,
         )?;
         statuses.push(status);
-        if status == LawCitationStatus::Bound
-            && let Some(law) = law_id
-        {
-            laws_bound.insert(law);
-            sections_bound.insert((law, l.section.as_str()));
-        }
         stored.push(StoredCitation::Law(StoredLawCitation {
             start: l.start,
             end: l.end,
@@ -800,12 +884,7 @@ fn write_citations(
             status,
         }));
     }
-    for law in laws_bound {
-        *derived.laws.entry(law).or_default() += 1;
-    }
-    for (law, section) in sections_bound {
-        *derived.sections.entry((law, section.to_string())).or_default() += 1;
-    }
+    derived.count_bound(&stored, 1);
     // Edges: one per distinct cited decision, `procedural` if any of its citations is.
     let mut edges: BTreeMap<i64, (i64, bool)> = BTreeMap::new();
     let mut ins_unheld = conn.prepare_cached(
@@ -855,11 +934,17 @@ fn write_citations(
         .prepare_cached("INSERT INTO decision_norm_ids (decision_id, norm_id, from_norm_field) VALUES (?1, ?2, ?3)")?;
     let mut written = BTreeSet::new();
     for n in &norms {
-        let next = derived.norm_ids.len() as i64 + 1;
-        let norm_id = *derived.norm_ids.entry(n.clone()).or_insert_with(|| next);
-        if norm_id == next {
-            ins_token.execute(params![norm_id, n])?;
-        }
+        let norm_id = match derived.norm_ids.get(n) {
+            Some(&id) => id,
+            None => {
+                let id = derived.next_norm_id.max(1);
+                derived.next_norm_id = id + 1;
+                derived.norm_ids.insert(n.clone(), id);
+                ins_token.execute(params![id, n])?;
+                id
+            }
+        };
+        derived.touched_norms.insert(norm_id);
         if written.insert(norm_id) {
             ins_norm.execute(params![id, norm_id, c.norms_from_norm_field.contains(n)])?;
         }
@@ -872,12 +957,12 @@ fn write_citations(
 fn write_citing_counts(conn: &Connection, derived: &Derived) -> Result<()> {
     let mut ins = conn.prepare("INSERT INTO law_citing (law_id, decisions) VALUES (?1, ?2)")?;
     for (law, n) in &derived.laws {
-        ins.execute(params![law, *n as i64])?;
+        ins.execute(params![law, *n])?;
     }
     conn.execute_batch("CREATE TEMP TABLE cited_sections (law_id INTEGER, section TEXT, decisions INTEGER)")?;
     let mut ins = conn.prepare("INSERT INTO temp.cited_sections (law_id, section, decisions) VALUES (?1, ?2, ?3)")?;
     for ((law, section), n) in &derived.sections {
-        ins.execute(params![law, section, *n as i64])?;
+        ins.execute(params![law, section, *n])?;
     }
     // A section key ignores the unit: every row of the law holding the cited key gets its count.
     conn.execute_batch(

@@ -53,6 +53,11 @@ impl Earlier {
         }
     }
 
+    /// The share of its store's pages that are free (see [`crate::store::free_share`]).
+    pub fn store_free_share(&self) -> Result<f64> {
+        crate::store::free_share(&self.conn)
+    }
+
     /// Every decision's row id, `index_key` and `build_key`, by ext id.
     pub fn decisions(&self) -> Result<EarlierDecisions> {
         let mut st = self.conn.prepare("SELECT ext_id, id, index_key, build_key FROM decisions")?;

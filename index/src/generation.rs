@@ -328,13 +328,16 @@ pub fn write_current(data_dir: &Path, id: &str) -> Result<()> {
 
 #[derive(Debug, Clone, Default)]
 pub struct BuildOptions {
-    /// Build even when the inputs equal those of the current generation.
+    /// Build even when the inputs equal those of the current generation; the store is then
+    /// written afresh (every decision's citations line read and checked), never patched.
     pub force: bool,
     pub git_commit: Option<String>,
     /// Do not point `CURRENT` at the new generation.
     pub no_publish: bool,
     /// Pause after this many laws (tests kill the process there).
     pub pause_after_laws: Option<usize>,
+    /// Write the store afresh even when a copy of the earlier generation's could be patched.
+    pub fresh_store: bool,
 }
 
 #[derive(Debug)]
@@ -359,8 +362,16 @@ pub struct BuildSummary {
     pub decisions_index_kept: u64,
     pub decisions_index_written: u64,
     pub decisions_index_removed: u64,
-    /// Decisions whose row was copied from the earlier generation (unchanged `build_key`).
+    /// Decisions whose row was copied from the earlier generation (unchanged `build_key`), or
+    /// left as it was in a patched copy of its store.
     pub decision_rows_copied: u64,
+    /// The generation whose store was copied and patched ([`crate::store_patch`]); None: the
+    /// store was written afresh.
+    pub store_patched_from: Option<String>,
+    /// Patched store: rows removed (changed decisions, written again, and those no longer
+    /// held), and kept rows whose citing count changed.
+    pub decision_rows_removed: u64,
+    pub citing_counts_updated: u64,
     /// Wall seconds of each phase, in order: where a build's time goes.
     pub phases: Vec<(&'static str, f64)>,
 }
@@ -639,17 +650,48 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
         crate::law_writer::write_laws(data_dir, &tmp, &statutes, &codes, opts.pause_after_laws)?
     };
     clock.lap("laws");
-    let conn = store::create(&tmp.join(STORE_FILE))?;
-    store::attach_laws(&conn, &laws_db)?;
     // The decisions' full-text index: a copy (hard links) of the earlier one when it was built
     // the same way, in which only changed decisions are written again (tantivy never rewrites
-    // a file: deletes and new segments are new files); else built whole. Its store is
-    // attached then: the rows of unchanged decisions are copied from it.
+    // a file: deletes and new segments are new files); else built whole.
     let decisions_input = decisions_part_input();
     let carried = earlier.as_ref().filter(|e| e.manifest.part_inputs.get(DECISIONS_DIR) == Some(&decisions_input));
-    if let Some(e) = carried {
+    // The store: when most decisions keep their rows, a copy of the earlier one, patched
+    // (store_patch.rs); else written afresh, the rows of unchanged decisions copied from the
+    // earlier store (attached).
+    let patch = match (carried, &citations) {
+        (Some(e), Some(c)) if !opts.fresh_store && !opts.force => {
+            crate::decision_writer::plan_patch(c, &earlier_decisions, &laws_input).and_then(|(remove, keep)| {
+                let patch = crate::store_patch::StorePatch {
+                    earlier_id: e.id.clone(),
+                    earlier_dir: e.dir.clone(),
+                    remove,
+                    keep,
+                    earlier_citations: e.manifest.counts.get("decision_citations").copied().unwrap_or(0),
+                };
+                let compact = e.store_free_share().is_ok_and(|f| f <= crate::store_patch::MAX_FREE_SHARE);
+                (patch.worth_it(c.decisions()) && compact).then_some(patch)
+            })
+        }
+        _ => None,
+    };
+    let conn = match (&patch, carried) {
+        (Some(_), Some(e)) => {
+            let path = tmp.join(STORE_FILE);
+            std::fs::copy(e.dir.join(STORE_FILE), &path).context("copying the earlier generation's store")?;
+            // Writable by the build only (the copy took the earlier file's mode).
+            std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
+            store::open_for_patch(&path)?
+        }
+        _ => store::create(&tmp.join(STORE_FILE))?,
+    };
+    store::attach_laws(&conn, &laws_db)?;
+    if let Some(e) = carried.filter(|_| patch.is_none()) {
         store::attach_earlier(&conn, &e.dir.join(STORE_FILE))?;
     }
+    if patch.is_some() {
+        packs.adopt_earlier_packs(&conn)?;
+    }
+    clock.lap("store copy");
     conn.execute_batch("BEGIN")?;
     let dec_idx = match carried {
         Some(e) => {
@@ -674,6 +716,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
         carried.map(|_| &earlier_decisions),
         citations,
         &laws_input,
+        patch.as_ref(),
     )?;
     let pack_counts = packs.finish(&conn)?;
     clock.lap("decisions");
@@ -687,16 +730,21 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
             bytes: pack_counts.bytes_linked,
         });
     }
-    store::create_decision_indexes(&conn)?;
+    // A patched store has its indexes (kept up by every change) and its statistics.
+    if patch.is_none() {
+        store::create_decision_indexes(&conn)?;
+    }
     store::set_meta(&conn, "schema_version", &SCHEMA_VERSION.to_string())?;
     store::set_meta(&conn, "generation_id", &id)?;
     store::set_meta(&conn, "built_at", &built_at)?;
     conn.execute_batch("COMMIT")?;
-    if carried.is_some() {
+    if carried.is_some() && patch.is_none() {
         conn.execute_batch("DETACH DATABASE earlier")?;
     }
     // `main` only: the attached laws.sqlite is read-only (and analysed when it was written).
-    conn.execute_batch("ANALYZE main")?;
+    if patch.is_none() {
+        conn.execute_batch("ANALYZE main")?;
+    }
     drop(conn);
     clock.lap("store indexes");
     dec_writer.commit()?;
@@ -786,6 +834,9 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
         decisions_index_written: dec.index_written,
         decisions_index_removed: dec.index_removed,
         decision_rows_copied: dec.rows_copied,
+        store_patched_from: patch.map(|p| p.earlier_id),
+        decision_rows_removed: dec.rows_removed,
+        citing_counts_updated: dec.citing_counts_updated,
         phases: clock.phases,
     };
     if opts.no_publish {

@@ -23,6 +23,7 @@ pub mod generation;
 pub mod law_writer;
 pub mod laws_index;
 pub mod store;
+pub mod store_patch;
 pub mod text_packs;
 pub mod verified_stamp;
 

@@ -19,7 +19,8 @@ struct Args {
 enum Cmd {
     /// Build a generation from work/ and point CURRENT at it (the default).
     Build {
-        /// Build even if nothing changed since the current generation.
+        /// Build even if nothing changed since the current generation (the store is written
+        /// afresh, every input line read and checked).
         #[arg(long)]
         force: bool,
         /// Build and verify, but leave CURRENT alone.
@@ -31,6 +32,10 @@ enum Cmd {
         /// Test hook: stop for an hour after N laws (for kill tests).
         #[arg(long, hide = true)]
         pause_after_laws: Option<usize>,
+        /// Write the store afresh (one sorted load, compact) even where a copy of the current
+        /// generation's store could be patched (a nightly run's default).
+        #[arg(long)]
+        fresh_store: bool,
     },
     /// Verify a generation (default: the one CURRENT names).
     Verify { id: Option<String> },
@@ -47,13 +52,20 @@ fn summary_line(verb: &str, s: &generation::BuildSummary) -> String {
     let b = &s.bodies;
     let phases: Vec<String> = s.phases.iter().map(|(name, secs)| format!("{name} {secs:.1} s")).collect();
     let mut line = format!(
-        "index: {verb}: {} laws, {} sections, {} decisions in {:.1} s ({}); decision rows: {} copied as they were; decision bodies: {} kept, {} written, {} moved out of {} sparse packs; full-text index: {} decisions kept, {} written, {} removed",
+        "index: {verb}: {} laws, {} sections, {} decisions in {:.1} s ({}); decision rows: {} unchanged, not built again ({}); decision bodies: {} kept, {} written, {} moved out of {} sparse packs; full-text index: {} decisions kept, {} written, {} removed",
         s.laws,
         s.sections,
         s.decisions,
         s.seconds,
         phases.join(", "),
         s.decision_rows_copied,
+        match &s.store_patched_from {
+            Some(from) => format!(
+                "store patched from {from}'s ({} rows removed, {} kept rows' citing counts updated)",
+                s.decision_rows_removed, s.citing_counts_updated
+            ),
+            None => "store written afresh".to_string(),
+        },
         b.bodies_reused,
         b.bodies_written,
         b.frames_moved,
@@ -82,10 +94,11 @@ fn main() {
         no_publish: false,
         git_commit: std::env::var("LEGAL_GIT_COMMIT").ok(),
         pause_after_laws: None,
+        fresh_store: false,
     });
     let result = match cmd {
-        Cmd::Build { force, no_publish, git_commit, pause_after_laws } => {
-            let opts = BuildOptions { force, git_commit, no_publish, pause_after_laws };
+        Cmd::Build { force, no_publish, git_commit, pause_after_laws, fresh_store } => {
+            let opts = BuildOptions { force, git_commit, no_publish, pause_after_laws, fresh_store };
             generation::build(&args.data_dir, &opts).map(|o| match o {
                 BuildOutcome::Unchanged { id } => format!("index: unchanged, CURRENT stays {id}"),
                 BuildOutcome::Published(s) => summary_line(&format!("published {}", s.id), &s),

@@ -204,10 +204,22 @@ CREATE TABLE unheld_case_citations (
 );
 "#;
 
+/// Count facts per (court, branch, type, year), for the tools' breakdowns unfiltered or
+/// filtered by facets only: the decision_facts view grouped once per generation (constant for
+/// it). court_id is kept so a court filter (a set of court ids) sums its rows.
+macro_rules! fact_combos_sql {
+    () => {
+        "CREATE TABLE fact_combos AS
+    SELECT court_id, court, branch, document_type, year, COUNT(*) AS decisions FROM decision_facts
+    GROUP BY 1, 2, 3, 4, 5;"
+    };
+}
+
 /// Secondary indexes of the decision tables, built once after the rows are loaded (building
 /// an index at the end is one sort; keeping it during a million inserts rewrites its pages
-/// over and over).
-pub const DECISION_INDEXES: &str = r#"
+/// over and over). A patched store keeps them ([`crate::store_patch`]).
+pub const DECISION_INDEXES: &str = concat!(
+    r#"
 CREATE INDEX decisions_court_date ON decisions(court_id, date);
 CREATE INDEX decisions_date ON decisions(date);
 CREATE INDEX ce_citing ON citation_edges(citing_id);
@@ -227,13 +239,12 @@ INSERT INTO norm_citing (norm_id, citing_count, undated, date, id)
     ORDER BY x.norm_id, d.citing_count DESC, d.date IS NULL, d.date DESC, d.id;
 CREATE INDEX norm_citing_date ON norm_citing(norm_id, undated, date DESC, id);
 UPDATE norms SET decisions = (SELECT COUNT(*) FROM decision_norm_ids x WHERE x.norm_id = norms.id);
--- Count facts per (court, branch, type, year), for the tools' breakdowns unfiltered or
--- filtered by facets only: the decision_facts view grouped once per generation (constant for
--- it). court_id is kept so a court filter (a set of court ids) sums its rows.
-CREATE TABLE fact_combos AS
-    SELECT court_id, court, branch, document_type, year, COUNT(*) AS decisions FROM decision_facts
-    GROUP BY 1, 2, 3, 4, 5;
-"#;
+"#,
+    fact_combos_sql!()
+);
+
+/// `fact_combos` (see [`fact_combos_sql`]), made again by a patched store.
+pub const FACT_COMBOS: &str = fact_combos_sql!();
 
 /// The form file numbers are looked up by: upper case, no spaces, `.` as `/`, NBSP folded, so
 /// `7 C 2.11`, `7 C 2/11` and `7C2.11` meet.
@@ -288,14 +299,35 @@ pub fn create_laws(path: &Path) -> Result<Connection> {
 
 fn create_with(path: &Path, schema: &str) -> Result<Connection> {
     let conn = Connection::open(path).with_context(|| format!("cannot create {}", path.display()))?;
-    // A page cache of 256 MiB (not SQLite's 2 MB): the build's B-tree inserts stay in memory
-    // instead of writing each page many times over; bounded, whatever the corpus size.
-    conn.execute_batch(
-        "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192; PRAGMA cache_size = -262144;
-         PRAGMA temp_store = FILE;",
-    )?;
+    conn.execute_batch("PRAGMA page_size = 8192;")?;
+    set_writing_pragmas(&conn)?;
     conn.execute_batch(schema)?;
     Ok(conn)
+}
+
+/// Opens a copy of an earlier generation's store for patching ([`crate::store_patch`]), with
+/// the settings a fresh store is written with.
+pub fn open_for_patch(path: &Path) -> Result<Connection> {
+    let conn = Connection::open(path).with_context(|| format!("cannot open {} to patch it", path.display()))?;
+    set_writing_pragmas(&conn)?;
+    Ok(conn)
+}
+
+/// No journal and no syncs (the file is hashed and verified before it is published), and a
+/// page cache of 256 MiB (not SQLite's 2 MB): the build's B-tree inserts stay in memory
+/// instead of writing each page many times over; bounded, whatever the corpus size.
+fn set_writing_pragmas(conn: &Connection) -> Result<()> {
+    conn.execute_batch(
+        "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144; PRAGMA temp_store = FILE;",
+    )?;
+    Ok(())
+}
+
+/// The share of a store's pages that are free (left by removed rows).
+pub fn free_share(conn: &Connection) -> Result<f64> {
+    let free: i64 = conn.query_row("PRAGMA freelist_count", [], |r| r.get(0))?;
+    let pages: i64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0))?;
+    Ok(if pages > 0 { free as f64 / pages as f64 } else { 0.0 })
 }
 
 /// Attaches `laws.sqlite` read-only as `laws`: the store's queries name its tables unqualified

@@ -178,6 +178,26 @@ impl PackWriter {
         })
     }
 
+    /// For a patched store (a copy of the earlier generation's, [`crate::store_patch`]): links
+    /// every pack its `text_packs` lists, under the same ids, so the rows it keeps still name
+    /// their packs; `finish` drops or compacts those left (nearly) empty. Call before `put`.
+    pub fn adopt_earlier_packs(&mut self, conn: &Connection) -> Result<()> {
+        let Some(e) = &self.earlier else { bail!("no earlier generation to adopt the packs of") };
+        let listed: Vec<(i64, String)> = conn
+            .prepare("SELECT id, name FROM text_packs")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        for (id, name) in listed {
+            let to = self.dir.join(&name);
+            crate::generation::link_file(&e.texts.join(&name), &to)?;
+            let bytes = std::fs::metadata(&to)?.len();
+            self.packs.insert(id, PackSource::Linked { name: name.clone(), bytes });
+            self.linked_ids.insert(name, id);
+            self.next_id = self.next_id.max(id + 1);
+        }
+        Ok(())
+    }
+
     /// Stores `body` of decision `ext_id`; returns where it is and its key.
     pub fn put(&mut self, ext_id: &str, body: &DecisionBody) -> Result<(TextRef, String)> {
         let encoded = body.encode();
@@ -308,6 +328,8 @@ impl PackWriter {
             self.counts.packs_dropped += 1;
         }
         self.close_open()?;
+        // A patched store lists the earlier generation's packs: the table is written whole.
+        conn.execute("DELETE FROM text_packs", [])?;
         let mut ins = conn.prepare("INSERT INTO text_packs (id, name, bytes) VALUES (?1, ?2, ?3)")?;
         for (id, s) in &self.packs {
             let (name, bytes) = match s {
