@@ -265,3 +265,26 @@ fn a_dictionary_lay_word_is_matched_through_its_entry_and_never_corrected_as_a_t
     assert_eq!(v["query_analysis"]["typo_corrections"], json!([]), "{}", v["query_analysis"]);
     assert!(has(&v, 2, "StGB", "238"), "{:?}", top(&v, 5));
 }
+
+#[test]
+fn strong_verbs_find_their_third_person_and_a_word_the_index_reads_as_a_function_word_is_dropped() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    // § 242 StGB: "Wer eine fremde bewegliche Sache … wegnimmt"; people write `wegnehmen`.
+    let v = search(&c, &server, "search_laws", json!({"query": "eine fremde Sache wegnehmen", "limit": 5}));
+    let forms = &v["query_analysis"]["verb_forms"];
+    assert!(forms.as_array().unwrap().contains(&json!({"word": "wegnehmen", "form": "wegnimmt"})), "{forms}");
+    assert!(has(&v, 5, "StGB", "242"), "{:?}", top(&v, 5));
+    // `quälen`: one statute writes `quält` (§ 225 StGB), so it is a verb, not a typo.
+    let v = search(&c, &server, "search_laws", json!({"query": "eine Person quälen", "limit": 5}));
+    assert_eq!(v["query_analysis"]["typo_corrections"], json!([]), "{}", v["query_analysis"]);
+    let forms = &v["query_analysis"]["verb_forms"];
+    assert!(forms.as_array().unwrap().contains(&json!({"word": "quälen", "form": "quält"})), "{forms}");
+    // `nächste` stems to `nach`: a function word to the index, dropped as one; the noun `Ware`
+    // (which stems like `war`) is kept.
+    let v = search(&c, &server, "search_laws", json!({"query": "die nächste neue Ware", "limit": 3}));
+    let a = &v["query_analysis"];
+    assert!(a["dropped_function_words"].as_array().unwrap().contains(&json!("nächste")), "{a}");
+    assert!(a["words"].as_array().unwrap().contains(&json!("Ware")), "{a}");
+}

@@ -372,15 +372,84 @@ fn verb_nouns(word: &str) -> Vec<String> {
     out
 }
 
+/// Strong verbs whose third person changes the stem vowel or drops the `-et`
+/// (`nehmen` → `nimmt`), also with any prefix (`wegnehmen` → `wegnimmt`, `erwerben` →
+/// `erwirbt`, `verstoßen` → `verstößt`). A prefixed word that is not such a verb
+/// (`beantragen` is not be-an-tragen) gets a form no statute uses, which the caller's check
+/// against the index drops.
+const STRONG_VERBS: [(&str, &str); 52] = [
+    ("nehmen", "nimmt"),
+    ("geben", "gibt"),
+    ("sehen", "sieht"),
+    ("geschehen", "geschieht"),
+    ("lesen", "liest"),
+    ("helfen", "hilft"),
+    ("sprechen", "spricht"),
+    ("treffen", "trifft"),
+    ("brechen", "bricht"),
+    ("stechen", "sticht"),
+    ("stehlen", "stiehlt"),
+    ("befehlen", "befiehlt"),
+    ("empfehlen", "empfiehlt"),
+    ("werfen", "wirft"),
+    ("werben", "wirbt"),
+    ("sterben", "stirbt"),
+    ("verderben", "verdirbt"),
+    ("bergen", "birgt"),
+    ("gelten", "gilt"),
+    ("treten", "tritt"),
+    ("essen", "isst"),
+    ("fressen", "frisst"),
+    ("messen", "misst"),
+    ("vergessen", "vergisst"),
+    ("fahren", "fährt"),
+    ("schlagen", "schlägt"),
+    ("tragen", "trägt"),
+    ("graben", "gräbt"),
+    ("laden", "lädt"),
+    ("fallen", "fällt"),
+    ("halten", "hält"),
+    ("lassen", "lässt"),
+    ("laufen", "läuft"),
+    ("saufen", "säuft"),
+    ("stoßen", "stößt"),
+    ("raten", "rät"),
+    ("braten", "brät"),
+    ("schlafen", "schläft"),
+    ("blasen", "bläst"),
+    ("wachsen", "wächst"),
+    ("waschen", "wäscht"),
+    ("fangen", "fängt"),
+    ("fechten", "ficht"),
+    ("schelten", "schilt"),
+    ("erschrecken", "erschrickt"),
+    ("schmelzen", "schmilzt"),
+    ("quellen", "quillt"),
+    ("gebären", "gebiert"),
+    ("werden", "wird"),
+    ("wissen", "weiß"),
+    ("dürfen", "darf"),
+    ("müssen", "muss"),
+];
+
 /// The third person singular present of an infinitive the caller wrote in lower case, as
 /// statutes state rules (`besitzen` → `besitzt`, `quälen` → `quält`, `töten` → `tötet`,
-/// `rechnen` → `rechnet`, `verhindern` → `verhindert`, `handeln` → `handelt`); None for any
-/// other word. Irregular verbs (`stehlen` → `stiehlt`) get a form the statutes do not use,
-/// which the caller's check against the index drops.
+/// `rechnen` → `rechnet`, `verhindern` → `verhindert`, `handeln` → `handelt`, `wegnehmen` →
+/// `wegnimmt`: [`STRONG_VERBS`]); None for any other word.
 fn third_person(word: &str) -> Option<String> {
     let first = word.chars().next()?;
     if !first.is_lowercase() || !word.chars().all(char::is_alphabetic) || word.chars().count() < 5 {
         return None;
+    }
+    // The longest strong verb the word ends with; a `ge-` before it makes a participle
+    // (`gegeben`, `gelesen`), not a verb.
+    if let Some((prefix, form)) = STRONG_VERBS
+        .iter()
+        .filter_map(|(verb, form)| word.strip_suffix(verb).map(|prefix| (prefix, *form, verb.len())))
+        .max_by_key(|(_, _, len)| *len)
+        .map(|(prefix, form, _)| (prefix, form))
+    {
+        return (prefix != "ge").then(|| format!("{prefix}{form}"));
     }
     if let Some(stem) = word.strip_suffix('n').filter(|s| s.ends_with("er") || s.ends_with("el")) {
         return Some(format!("{stem}t"));
@@ -446,12 +515,18 @@ impl QueryPlan {
         let mut function_word_before = false;
         for word in &surface {
             let lower = word.to_lowercase();
-            if is_stopword(&lower) {
+            let term = query_words(word).into_iter().next();
+            // A word the index cannot tell from a function word (`nächste` is `nach` once
+            // stemmed and its umlaut folded) matches as one: it says nothing either. Not a noun
+            // as written (`Ware` is no `war`).
+            let exact_word = citation || word.chars().any(|c| c.is_ascii_digit());
+            let noun = word.chars().next().is_some_and(char::is_uppercase);
+            if is_stopword(&lower) || (!exact_word && !noun && term.as_deref().is_some_and(is_stopword_term)) {
                 dropped_words.push(word.clone());
                 function_word_before = true;
                 continue;
             }
-            let Some(term) = query_words(word).into_iter().next() else { continue };
+            let Some(term) = term else { continue };
             if concepts.iter().any(|c| c.alternatives[0].terms == [term.clone()]) {
                 continue;
             }
@@ -518,10 +593,12 @@ impl QueryPlan {
             // Statutes state a rule in the third person (`wer … besitzt`, `verkauft`, `quält`)
             // where people write the infinitive (`besitzen`, `verkaufen`, `quälen`); the stems
             // differ, so the third person is one more way to match the verb.
+            // The form comes from grammar, not from a guess: one statute using it is enough
+            // (`quält`: § 225 StGB), and the word is then no typo (`quälen` is no `quad`).
             if let Some(form) = third_person(&c.word)
                 && let Some(form_term) = query_words(&form).into_iter().next()
                 && form_term != term
-                && vocabulary.doc_freq(&form_term) >= PART_MIN_DOCS
+                && vocabulary.doc_freq(&form_term) >= 1
             {
                 c.alternatives.push(Alternative { terms: vec![form_term], via: Via::VerbForm { form } });
                 has_form = true;
@@ -809,16 +886,12 @@ pub fn plan_concept_queries(plan: &QueryPlan, fields: &[(Field, f32)]) -> Vec<(u
     restricting.zip(required).collect()
 }
 
-/// How much a document holding concept `c` tells, as an inverse document frequency over
-/// `num_docs`: `ln(1 + N / (1 + df))`, `df` that of the concept's most common way to match (its
-/// union matches at least as many). `misshandeln` weighs more than `Person`.
-pub fn concept_weight(c: &Concept, vocabulary: &Vocabulary<'_>, num_docs: u64) -> f32 {
-    let df = c
-        .alternatives
-        .iter()
-        .map(|a| a.terms.iter().map(|t| vocabulary.doc_freq(t)).min().unwrap_or(0))
-        .max()
-        .unwrap_or(0);
+/// How much a document holding a concept tells, as an inverse document frequency over
+/// `num_docs`: `ln(1 + N / (1 + df))`, `df` the documents that hold the concept in any of its
+/// ways, counted (a way of several terms, a compound's parts or a dictionary entry's terms,
+/// matches far fewer documents than its commonest term). `misshandeln` weighs more than
+/// `Person`.
+pub fn concept_weight(df: u64, num_docs: u64) -> f32 {
     (1.0 + num_docs as f32 / (1.0 + df as f32)).ln()
 }
 
@@ -914,11 +987,18 @@ mod tests {
             ("lernen", "lernt"),
             ("wohnen", "wohnt"),
             ("brennen", "brennt"),
+            ("wegnehmen", "wegnimmt"),
+            ("erwerben", "erwirbt"),
+            ("verstoßen", "verstößt"),
+            ("geben", "gibt"),
+            ("vergessen", "vergisst"),
+            ("entlassen", "entlässt"),
+            ("betreten", "betritt"),
         ] {
             assert_eq!(third_person(word).as_deref(), Some(form), "{word}");
         }
         // Nouns (capitalised), participles, short words and words with digits have none.
-        for word in ["Tagen", "Kaution", "gebissen", "gestohlen", "b2b"] {
+        for word in ["Tagen", "Kaution", "gebissen", "gestohlen", "gegeben", "gelesen", "b2b"] {
             assert_eq!(third_person(word), None, "{word}");
         }
     }

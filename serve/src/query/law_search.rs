@@ -154,8 +154,8 @@ pub fn search_laws_lifted(
             let mut words_held = vec![0usize; pool.len()];
             let mut all_weight = 0f32;
             let concepts = plan_concept_queries(&plan, &fields);
-            for (at, query) in &concepts {
-                let weight = concept_weight(&plan.concepts[*at], &vocabulary, num_docs);
+            for (_, query) in &concepts {
+                let weight = concept_weight(searcher.search(query.as_ref(), &Count)? as u64, num_docs);
                 all_weight += weight;
                 let holding = matching(&searcher, query.as_ref(), pool.iter().map(|(_, a)| *a))?;
                 for (i, (_, a)) in pool.iter().enumerate() {
