@@ -167,6 +167,10 @@ log "lay search, own questions held out (tests/fixtures/lay-own-heldout.jsonl): 
 # (5feaeaf): heldout2 recall@1 15.7, recall@5 38.6, MRR@10 0.245; heldout3 8.2 / 22.4 / 0.133.
 log "lay search, own questions held out 2 (tests/fixtures/lay-own-heldout2.jsonl, misses read): $(python3 "$shared/benchmarks/lay-score.py" "$root/tests/fixtures/lay-own-heldout2.jsonl" "$dbase" --json) [before: recall@5 38.6, mrr@10 0.245]"
 log "lay search, own questions held out 3 (tests/fixtures/lay-own-heldout3.jsonl, never read): $(python3 "$shared/benchmarks/lay-score.py" "$root/tests/fixtures/lay-own-heldout3.jsonl" "$dbase" --json) [goal: recall@5 >= 80%, MRR@10 >= 0.60; before: recall@5 22.4, mrr@10 0.133]"
+# Written 2026-12-06 (session 15) by a helper who saw no other question set nor the dictionary,
+# before that session's search changes; only its scores were ever looked at. Before (86f2c12):
+# recall@1 26.7, recall@5 50.0, MRR@10 0.364.
+log "lay search, own questions held out 4 (tests/fixtures/lay-own-heldout4.jsonl, never read): $(python3 "$shared/benchmarks/lay-score.py" "$root/tests/fixtures/lay-own-heldout4.jsonl" "$dbase" --json) [goal: recall@5 >= 80%, MRR@10 >= 0.60; before: recall@5 50.0, mrr@10 0.364]"
 # Citation recommendation from the corpus's own graph: the words before a bound § citation in a
 # held decision, the citation masked, must find that §. Before this benchmark existed (release of
 # 2026-12-04 08:05, no decision-side analysis): recall@1 12.5%, recall@10 26.0%, MRR@10 0.159 (n=200).
