@@ -47,6 +47,8 @@ pub struct DecisionCounts {
     pub rows_removed: u64,
     /// Patched store: kept decisions whose citing count changed.
     pub citing_counts_updated: u64,
+    /// Patched store: wall seconds spent removing rows and settling the counts.
+    pub patch_seconds: Option<(f64, f64)>,
     pub courts_held: u64,
     pub records_read: u64,
     pub records_failed: u64,
@@ -321,8 +323,11 @@ pub fn write(
     let records = std::fs::File::open(&records_path)
         .with_context(|| format!("cannot open {} (rerun `extract`)", records_path.display()))?;
     let mut derived = Derived::default();
+    let started = std::time::Instant::now();
+    let mut removing = 0.0;
     if let Some(patch) = patch {
         let removed = crate::store_patch::remove_decisions(conn, patch, &mut derived)?;
+        removing = started.elapsed().as_secs_f64();
         counts.rows_removed = removed.rows;
         counts.citations = patch.earlier_citations.saturating_sub(removed.citations);
     }
@@ -458,8 +463,10 @@ pub fn write(
     drop(ins_fn);
     match patch {
         Some(_) => {
+            let settling = std::time::Instant::now();
             let citing_counts = citations.row_ids.iter().map(|(ext, &id)| (id, citations.citing_count(ext))).collect();
             counts.citing_counts_updated = crate::store_patch::settle(conn, &derived, &written, &citing_counts)?;
+            counts.patch_seconds = Some((removing, settling.elapsed().as_secs_f64()));
         }
         None => write_citing_counts(conn, &derived)?,
     }

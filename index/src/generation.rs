@@ -372,6 +372,8 @@ pub struct BuildSummary {
     /// held), and kept rows whose citing count changed.
     pub decision_rows_removed: u64,
     pub citing_counts_updated: u64,
+    /// Patched store: wall seconds of the decisions phase spent removing rows and settling.
+    pub patch_seconds: Option<(f64, f64)>,
     /// Wall seconds of each phase, in order: where a build's time goes.
     pub phases: Vec<(&'static str, f64)>,
 }
@@ -837,6 +839,7 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
         store_patched_from: patch.map(|p| p.earlier_id),
         decision_rows_removed: dec.rows_removed,
         citing_counts_updated: dec.citing_counts_updated,
+        patch_seconds: dec.patch_seconds,
         phases: clock.phases,
     };
     if opts.no_publish {

@@ -61,8 +61,11 @@ fn summary_line(verb: &str, s: &generation::BuildSummary) -> String {
         s.decision_rows_copied,
         match &s.store_patched_from {
             Some(from) => format!(
-                "store patched from {from}'s ({} rows removed, {} kept rows' citing counts updated)",
-                s.decision_rows_removed, s.citing_counts_updated
+                "store patched from {from}'s ({} rows removed, {} kept rows' citing counts updated; of the decisions phase, {:.1} s removing, {:.1} s settling counts)",
+                s.decision_rows_removed,
+                s.citing_counts_updated,
+                s.patch_seconds.map_or(0.0, |p| p.0),
+                s.patch_seconds.map_or(0.0, |p| p.1)
             ),
             None => "store written afresh".to_string(),
         },

@@ -83,10 +83,6 @@ pub(crate) fn remove_decisions(conn: &Connection, patch: &StorePatch, derived: &
         .context("opening the earlier generation's text packs (to read the bodies of changed decisions)")?;
     let mut removed = Removed { rows: 0, citations: 0 };
     let mut row = conn.prepare("SELECT citing_count, date FROM decisions WHERE id = ?1")?;
-    let mut norm_ids = conn.prepare("SELECT norm_id FROM decision_norm_ids WHERE decision_id = ?1")?;
-    let mut del_norm_citing = conn.prepare(
-        "DELETE FROM norm_citing WHERE norm_id = ?1 AND citing_count = ?2 AND undated = ?3 AND date = ?4 AND id = ?5",
-    )?;
     let mut del_unheld = conn.prepare("DELETE FROM unheld_case_citations WHERE fn_norm = ?1 AND decision_id = ?2")?;
     for &id in &patch.remove {
         let (citing_count, date): (i64, Option<String>) = row
@@ -105,11 +101,7 @@ pub(crate) fn remove_decisions(conn: &Connection, patch: &StorePatch, derived: &
         for number in unheld {
             del_unheld.execute(params![number, id])?;
         }
-        let norms: Vec<i64> = norm_ids.query_map([id], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
-        for norm in norms {
-            del_norm_citing.execute(params![norm, citing_count, date.is_none(), date.as_deref().unwrap_or(""), id])?;
-            derived.touched_norms.insert(norm);
-        }
+        derived.touched_norms.extend(remove_norm_citing(conn, id, citing_count, date.as_deref())?);
         for sql in [
             "DELETE FROM decision_norm_ids WHERE decision_id = ?1",
             "DELETE FROM citation_edges WHERE citing_id = ?1",
@@ -121,6 +113,22 @@ pub(crate) fn remove_decisions(conn: &Connection, patch: &StorePatch, derived: &
         removed.rows += 1;
     }
     Ok(removed)
+}
+
+/// Removes decision `id`'s rows of `norm_citing` (keyed by its citing count and date as the
+/// store holds them); returns its Normenkette token ids.
+fn remove_norm_citing(conn: &Connection, id: i64, citing_count: i64, date: Option<&str>) -> Result<Vec<i64>> {
+    let norms: Vec<i64> = conn
+        .prepare_cached("SELECT norm_id FROM decision_norm_ids WHERE decision_id = ?1")?
+        .query_map([id], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut del = conn.prepare_cached(
+        "DELETE FROM norm_citing WHERE norm_id = ?1 AND citing_count = ?2 AND undated = ?3 AND date = ?4 AND id = ?5",
+    )?;
+    for norm in &norms {
+        del.execute(params![norm, citing_count, date.is_none(), date.unwrap_or(""), id])?;
+    }
+    Ok(norms)
 }
 
 /// Settles what counts across decisions once the build wrote its rows (`written`: the row ids
@@ -155,16 +163,9 @@ pub(crate) fn settle(
         stale
     };
     {
-        let mut norm_ids = conn.prepare("SELECT norm_id FROM decision_norm_ids WHERE decision_id = ?1")?;
-        let mut del = conn.prepare(
-            "DELETE FROM norm_citing WHERE norm_id = ?1 AND citing_count = ?2 AND undated = ?3 AND date = ?4 AND id = ?5",
-        )?;
         let mut upd = conn.prepare("UPDATE decisions SET citing_count = ?2 WHERE id = ?1")?;
         for (id, have, date, want) in &stale {
-            let norms: Vec<i64> = norm_ids.query_map([id], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
-            for norm in norms {
-                del.execute(params![norm, have, date.is_none(), date.as_deref().unwrap_or(""), id])?;
-            }
+            remove_norm_citing(conn, *id, *have, date.as_deref())?;
             upd.execute(params![id, want])?;
             add_renorm.execute([id])?;
         }
