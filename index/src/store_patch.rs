@@ -83,7 +83,12 @@ pub(crate) fn remove_decisions(conn: &Connection, patch: &StorePatch, derived: &
         .context("opening the earlier generation's text packs (to read the bodies of changed decisions)")?;
     let mut removed = Removed { rows: 0, citations: 0 };
     let mut row = conn.prepare("SELECT citing_count, date FROM decisions WHERE id = ?1")?;
-    let mut del_unheld = conn.prepare("DELETE FROM unheld_case_citations WHERE fn_norm = ?1 AND decision_id = ?2")?;
+    // Every column of the covering index is named, so each delete seeks its rows: a number many
+    // decisions cite has as many rows, and naming only it would walk them all.
+    let mut del_unheld = conn.prepare(
+        "DELETE FROM unheld_case_citations
+         WHERE fn_norm = ?1 AND court IS ?2 AND court_raw IS ?3 AND date IS ?4 AND decision_id = ?5",
+    )?;
     for &id in &patch.remove {
         let (citing_count, date): (i64, Option<String>) = row
             .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -91,15 +96,18 @@ pub(crate) fn remove_decisions(conn: &Connection, patch: &StorePatch, derived: &
         let stored = crate::citation_rows::decode(&packs.citations_of(conn, id)?)?;
         removed.citations += stored.len() as u64;
         derived.count_bound(&stored, -1);
-        let unheld: BTreeSet<String> = stored
+        // The rows its unheld case citations made (as `write_citations` writes them).
+        let unheld: BTreeSet<(String, Option<&str>, Option<&str>, Option<&str>)> = stored
             .iter()
             .filter_map(|c| match c {
-                StoredCitation::Case(c) if c.names_unheld_decision() => c.file_number.as_deref().map(file_number_norm),
+                StoredCitation::Case(c) if c.names_unheld_decision() => c.file_number.as_deref().map(|number| {
+                    (file_number_norm(number), c.court.as_deref(), c.court_raw.as_deref(), c.date.as_deref())
+                }),
                 _ => None,
             })
             .collect();
-        for number in unheld {
-            del_unheld.execute(params![number, id])?;
+        for (number, court, court_raw, date) in unheld {
+            del_unheld.execute(params![number, court, court_raw, date, id])?;
         }
         derived.touched_norms.extend(remove_norm_citing(conn, id, citing_count, date.as_deref())?);
         for sql in [
