@@ -59,6 +59,10 @@ impl StorePatch {
     }
 }
 
+/// A row of `unheld_case_citations` less its decision: file number (normalised), court, court
+/// as printed, date.
+type UnheldRowKey<'a> = (String, Option<&'a str>, Option<&'a str>, Option<&'a str>);
+
 /// What [`remove_decisions`] removed.
 pub(crate) struct Removed {
     pub rows: u64,
@@ -97,7 +101,7 @@ pub(crate) fn remove_decisions(conn: &Connection, patch: &StorePatch, derived: &
         removed.citations += stored.len() as u64;
         derived.count_bound(&stored, -1);
         // The rows its unheld case citations made (as `write_citations` writes them).
-        let unheld: BTreeSet<(String, Option<&str>, Option<&str>, Option<&str>)> = stored
+        let unheld: BTreeSet<UnheldRowKey> = stored
             .iter()
             .filter_map(|c| match c {
                 StoredCitation::Case(c) if c.names_unheld_decision() => c.file_number.as_deref().map(|number| {
