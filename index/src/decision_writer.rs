@@ -810,6 +810,10 @@ fn look_up_book(conn: &Connection, norm: &str) -> Result<BookLookup> {
     })
 }
 
+/// A way an unheld number is cited: file number (normalised), court, court as printed, date;
+/// a row of `unheld_mentions`, and of `unheld_case_citations` less its decision.
+pub(crate) type MentionKey = (String, Option<String>, Option<String>, Option<String>);
+
 /// What the build derives from the citations as it writes them, for the corpus-wide tables
 /// the server queries: memory grows with the laws, sections and Normenkette tokens cited
 /// (bounded by the statutes and their citation forms), not with the decisions.
@@ -826,6 +830,9 @@ pub(crate) struct Derived {
     pub(crate) next_norm_id: i64,
     /// The tokens of the decisions written (and, when patching, removed): whose counts change.
     pub(crate) touched_norms: BTreeSet<i64>,
+    /// When patching: the mentions of unheld numbers (`unheld_mentions`) the removed and written
+    /// decisions make, whose rows are counted again.
+    pub(crate) touched_mentions: Option<BTreeSet<MentionKey>>,
 }
 
 impl Derived {
@@ -926,6 +933,14 @@ fn write_citations(
             && let Some(number) = &case.file_number
         {
             ins_unheld.execute(params![file_number_norm(number), case.court, case.court_raw, case.date, id])?;
+            if let Some(touched) = &mut derived.touched_mentions {
+                touched.insert((
+                    file_number_norm(number),
+                    case.court.clone(),
+                    case.court_raw.clone(),
+                    case.date.clone(),
+                ));
+            }
         }
         stored.push(StoredCitation::Case(case));
     }

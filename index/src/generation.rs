@@ -29,7 +29,8 @@ use crate::text_packs::{DecisionBody, PackWriter, TEXTS_DIR, TextPacks};
 /// Bumped when the layout of a generation changes; `serve` refuses other versions.
 /// 10: a decision's citations moved from the `decision_citations` table into its body.
 /// 11: a decision's `build_key` and passage count, so an unchanged one is copied.
-pub const SCHEMA_VERSION: u32 = 11;
+/// 12: `unheld_mentions`, each way an unheld number is cited with its decisions counted.
+pub const SCHEMA_VERSION: u32 = 12;
 pub const MANIFEST_FILE: &str = "manifest.json";
 pub const CURRENT_FILE: &str = "CURRENT";
 

@@ -26,7 +26,7 @@ use anyhow::{Context, Result};
 use rusqlite::{Connection, params};
 
 use crate::citation_rows::StoredCitation;
-use crate::decision_writer::Derived;
+use crate::decision_writer::{Derived, MentionKey};
 use crate::store::file_number_norm;
 
 /// A store is patched only when at least this share of the decisions keeps its rows: below
@@ -59,10 +59,6 @@ impl StorePatch {
     }
 }
 
-/// A row of `unheld_case_citations` less its decision: file number (normalised), court, court
-/// as printed, date.
-type UnheldRowKey<'a> = (String, Option<&'a str>, Option<&'a str>, Option<&'a str>);
-
 /// What [`remove_decisions`] removed.
 pub(crate) struct Removed {
     pub rows: u64,
@@ -83,6 +79,7 @@ pub(crate) fn remove_decisions(conn: &Connection, patch: &StorePatch, derived: &
             derived.norm_ids.insert(norm, id);
         }
     }
+    derived.touched_mentions = Some(BTreeSet::new());
     let packs = crate::text_packs::TextPacks::open(&patch.earlier_dir, conn)
         .context("opening the earlier generation's text packs (to read the bodies of changed decisions)")?;
     let mut removed = Removed { rows: 0, citations: 0 };
@@ -101,18 +98,21 @@ pub(crate) fn remove_decisions(conn: &Connection, patch: &StorePatch, derived: &
         removed.citations += stored.len() as u64;
         derived.count_bound(&stored, -1);
         // The rows its unheld case citations made (as `write_citations` writes them).
-        let unheld: BTreeSet<UnheldRowKey> = stored
+        let unheld: BTreeSet<MentionKey> = stored
             .iter()
             .filter_map(|c| match c {
-                StoredCitation::Case(c) if c.names_unheld_decision() => c.file_number.as_deref().map(|number| {
-                    (file_number_norm(number), c.court.as_deref(), c.court_raw.as_deref(), c.date.as_deref())
-                }),
+                StoredCitation::Case(c) if c.names_unheld_decision() => c
+                    .file_number
+                    .as_deref()
+                    .map(|number| (file_number_norm(number), c.court.clone(), c.court_raw.clone(), c.date.clone())),
                 _ => None,
             })
             .collect();
-        for (number, court, court_raw, date) in unheld {
+        for key in &unheld {
+            let (number, court, court_raw, date) = key;
             del_unheld.execute(params![number, court, court_raw, date, id])?;
         }
+        derived.touched_mentions.get_or_insert_default().extend(unheld);
         derived.touched_norms.extend(remove_norm_citing(conn, id, citing_count, date.as_deref())?);
         for sql in [
             "DELETE FROM decision_norm_ids WHERE decision_id = ?1",
@@ -203,6 +203,22 @@ pub(crate) fn settle(
          DELETE FROM norms WHERE decisions = 0 AND id IN (SELECT id FROM temp.touched);
          DROP TABLE temp.touched;",
     )?;
+    // The mentions of unheld numbers the changes touched: counted again, dropped when no row
+    // is left.
+    conn.execute_batch(
+        "CREATE TEMP TABLE mention_keys (fn_norm TEXT NOT NULL, court TEXT, court_raw TEXT, date TEXT)",
+    )?;
+    {
+        let mut ins = conn.prepare("INSERT INTO temp.mention_keys VALUES (?1, ?2, ?3, ?4)")?;
+        let mut del = conn.prepare(
+            "DELETE FROM unheld_mentions WHERE fn_norm = ?1 AND court IS ?2 AND court_raw IS ?3 AND date IS ?4",
+        )?;
+        for (number, court, court_raw, date) in derived.touched_mentions.iter().flatten() {
+            ins.execute(params![number, court, court_raw, date])?;
+            del.execute(params![number, court, court_raw, date])?;
+        }
+    }
+    conn.execute_batch(&format!("{}\nDROP TABLE temp.mention_keys;", crate::store::UNHELD_MENTIONS_FILL))?;
     // Citing decisions per law and per section: the store's counts plus the changes.
     {
         let mut law = conn.prepare(

@@ -356,7 +356,19 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
 /// table derived from the decisions, each read by names and keys (not by the ids a store
 /// gives its courts, Normenkette tokens and packs).
 fn assert_same_tables(a: &Path, b: &Path) {
-    const TABLES: [(&str, &str); 11] = [
+    const TABLES: [(&str, &str); 13] = [
+        (
+            "unheld_mentions",
+            "SELECT fn_norm, court, court_raw, date, decisions FROM unheld_mentions ORDER BY 1, 2, 3, 4",
+        ),
+        (
+            "unheld_mentions_first_ids (mentions naming other than their lowest citing decisions: none)",
+            "SELECT COUNT(*) FROM unheld_mentions m WHERE m.first_ids IS NOT (SELECT group_concat(decision_id) FROM
+                (SELECT DISTINCT u.decision_id FROM unheld_case_citations u WHERE u.fn_norm = m.fn_norm
+                 AND u.court IS m.court AND u.court_raw IS m.court_raw AND u.date IS m.date ORDER BY u.decision_id LIMIT 20))
+             OR m.decisions != (SELECT COUNT(DISTINCT u.decision_id) FROM unheld_case_citations u WHERE u.fn_norm = m.fn_norm
+                 AND u.court IS m.court AND u.court_raw IS m.court_raw AND u.date IS m.date)",
+        ),
         ("norms", "SELECT norm, decisions FROM norms ORDER BY 1"),
         (
             "decision_norms",

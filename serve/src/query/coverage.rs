@@ -138,6 +138,9 @@ fn held_of_court(g: &Generation, printed: &str) -> Result<i64, ToolError> {
         .sum())
 }
 
+// A mention's stored ids are the decisions an attestation names.
+const _: () = assert!(ATTESTED_LISTED <= index::store::UNHELD_MENTION_IDS);
+
 /// Held decisions that cite a decision we do not hold under the same file number and court
 /// (and, where both print one, the same date), counted and the first few named. None when none
 /// does, or when the citation prints no court (the same court cannot be told then) or no file
@@ -147,13 +150,29 @@ pub fn attested_by(g: &Generation, c: &CaseCitation) -> Result<Option<Attestatio
     let cited = CourtTable::shipped().canonical(court);
     let fn_norm = file_number_norm(number);
     // The distinct (canonical court, court as printed, printed date) under which held decisions
-    // cite this number: a few, however many decisions cite it (read from the covering index).
-    type Mention = (Option<String>, Option<String>, Option<String>);
+    // cite this number, each with how many decisions cite it so and the lowest row ids among
+    // them: a few rows, however many decisions cite the number (`unheld_mentions`).
+    struct Mention {
+        court: Option<String>,
+        court_raw: Option<String>,
+        date: Option<String>,
+        decisions: i64,
+        first_ids: String,
+    }
     let mentions: Vec<Mention> = g.store.with(|conn| {
-        let mut st = conn
-            .prepare_cached("SELECT DISTINCT court, court_raw, date FROM unheld_case_citations WHERE fn_norm = ?1")?;
+        let mut st = conn.prepare_cached(
+            "SELECT court, court_raw, date, decisions, first_ids FROM unheld_mentions WHERE fn_norm = ?1",
+        )?;
         let rows = st
-            .query_map(params![fn_norm], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .query_map(params![fn_norm], |r| {
+                Ok(Mention {
+                    court: r.get(0)?,
+                    court_raw: r.get(1)?,
+                    date: r.get(2)?,
+                    decisions: r.get(3)?,
+                    first_ids: r.get(4)?,
+                })
+            })?
             .collect::<rusqlite::Result<_>>()?;
         Ok(rows)
     })?;
@@ -167,36 +186,39 @@ pub fn attested_by(g: &Generation, c: &CaseCitation) -> Result<Option<Attestatio
     };
     let same: Vec<Mention> = mentions
         .into_iter()
-        .filter(|(canonical, raw, date)| {
-            same_court(canonical.as_deref(), raw.as_deref())
-                && (c.date.is_none() || date.is_none() || date.as_deref() == c.date.as_deref())
+        .filter(|m| {
+            same_court(m.court.as_deref(), m.court_raw.as_deref())
+                && (c.date.is_none() || m.date.is_none() || m.date.as_deref() == c.date.as_deref())
         })
         .collect();
-    if same.is_empty() {
-        return Ok(None);
-    }
     // The citing decisions of those mentions, counted once each; the first few by row id named.
-    let mut vals: Vec<rusqlite::types::Value> = vec![fn_norm.into()];
-    let mut alternatives = Vec::new();
-    for (canonical, raw, date) in same {
-        let n = vals.len();
-        alternatives.push(format!("(court IS ?{} AND court_raw IS ?{} AND date IS ?{})", n + 1, n + 2, n + 3));
-        vals.extend([canonical.into(), raw.into(), date.into()]);
-    }
-    let citing = format!("FROM unheld_case_citations WHERE fn_norm = ?1 AND ({})", alternatives.join(" OR "));
-    let (total, listed): (i64, Vec<String>) = g.store.with(|conn| {
-        let total = conn.query_row(
-            &format!("SELECT COUNT(DISTINCT decision_id) {citing}"),
-            rusqlite::params_from_iter(vals.iter()),
-            |r| r.get(0),
-        )?;
-        let mut st = conn.prepare(&format!(
-            "SELECT d.ext_id FROM decisions d WHERE d.id IN
-               (SELECT DISTINCT decision_id {citing} ORDER BY decision_id LIMIT {ATTESTED_LISTED})"
-        ))?;
-        let listed =
-            st.query_map(rusqlite::params_from_iter(vals.iter()), |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
-        Ok((total, listed))
+    // One mention: its own count and ids. Several: a decision may cite the number in two of
+    // them, so their rows are read (only theirs) and the decisions counted once.
+    let (total, ids): (usize, Vec<i64>) = match same.as_slice() {
+        [] => return Ok(None),
+        [one] => (one.decisions as usize, one.first_ids.split(',').filter_map(|id| id.parse().ok()).collect()),
+        several => g.store.with(|conn| {
+            let mut st = conn.prepare_cached(
+                "SELECT decision_id FROM unheld_case_citations
+                 WHERE fn_norm = ?1 AND court IS ?2 AND court_raw IS ?3 AND date IS ?4",
+            )?;
+            let mut citing = std::collections::BTreeSet::new();
+            for m in several {
+                let rows = st.query_map(params![fn_norm, m.court, m.court_raw, m.date], |r| r.get::<_, i64>(0))?;
+                for id in rows {
+                    citing.insert(id?);
+                }
+            }
+            Ok((citing.len(), citing.into_iter().take(ATTESTED_LISTED).collect()))
+        })?,
+    };
+    let listed: Vec<String> = g.store.with(|conn| {
+        let mut st = conn.prepare_cached("SELECT ext_id FROM decisions WHERE id = ?1")?;
+        let mut listed = Vec::with_capacity(ids.len());
+        for id in ids.iter().take(ATTESTED_LISTED) {
+            listed.push(st.query_row([id], |r| r.get::<_, String>(0))?);
+        }
+        Ok(listed)
     })?;
-    Ok(Attestation::new(listed, total as usize))
+    Ok(Attestation::new(listed, total))
 }
