@@ -322,7 +322,7 @@ pub fn write(
     let records_path = decision_stage::records_path(data_dir);
     let records = std::fs::File::open(&records_path)
         .with_context(|| format!("cannot open {} (rerun `extract`)", records_path.display()))?;
-    let mut derived = Derived::default();
+    let mut derived = Derived { touched: patch.map(|_| Touched::default()), ..Derived::default() };
     let started = std::time::Instant::now();
     let mut removing = 0.0;
     if let Some(patch) = patch {
@@ -828,11 +828,18 @@ pub(crate) struct Derived {
     /// store keeps its ids, and may have dropped tokens no decision counts any more).
     pub(crate) norm_ids: HashMap<String, i64>,
     pub(crate) next_norm_id: i64,
-    /// The tokens of the decisions written (and, when patching, removed): whose counts change.
-    pub(crate) touched_norms: BTreeSet<i64>,
-    /// When patching: the mentions of unheld numbers (`unheld_mentions`) the removed and written
-    /// decisions make, whose rows are counted again.
-    pub(crate) touched_mentions: Option<BTreeSet<MentionKey>>,
+    /// When patching: what the removed and written decisions touch, counted again after the
+    /// load (a fresh store counts everything once, so it collects nothing).
+    pub(crate) touched: Option<Touched>,
+}
+
+/// What a patched store's changes touch ([`Derived::touched`]).
+#[derive(Default)]
+pub(crate) struct Touched {
+    /// Normenkette tokens, whose counts of decisions change.
+    pub(crate) norms: BTreeSet<i64>,
+    /// Mentions of unheld numbers (`unheld_mentions`), whose rows are counted again.
+    pub(crate) mentions: BTreeSet<MentionKey>,
 }
 
 impl Derived {
@@ -933,8 +940,8 @@ fn write_citations(
             && let Some(number) = &case.file_number
         {
             ins_unheld.execute(params![file_number_norm(number), case.court, case.court_raw, case.date, id])?;
-            if let Some(touched) = &mut derived.touched_mentions {
-                touched.insert((
+            if let Some(touched) = &mut derived.touched {
+                touched.mentions.insert((
                     file_number_norm(number),
                     case.court.clone(),
                     case.court_raw.clone(),
@@ -966,7 +973,9 @@ fn write_citations(
                 id
             }
         };
-        derived.touched_norms.insert(norm_id);
+        if let Some(touched) = &mut derived.touched {
+            touched.norms.insert(norm_id);
+        }
         if written.insert(norm_id) {
             ins_norm.execute(params![id, norm_id, c.norms_from_norm_field.contains(n)])?;
         }

@@ -677,15 +677,15 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
         }
         _ => None,
     };
-    let conn = match (&patch, carried) {
-        (Some(_), Some(e)) => {
+    let conn = match &patch {
+        Some(p) => {
             let path = tmp.join(STORE_FILE);
-            std::fs::copy(e.dir.join(STORE_FILE), &path).context("copying the earlier generation's store")?;
+            std::fs::copy(p.earlier_dir.join(STORE_FILE), &path).context("copying the earlier generation's store")?;
             // Writable by the build only (the copy took the earlier file's mode).
             std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
             store::open_for_patch(&path)?
         }
-        _ => store::create(&tmp.join(STORE_FILE))?,
+        None => store::create(&tmp.join(STORE_FILE))?,
     };
     store::attach_laws(&conn, &laws_db)?;
     if let Some(e) = carried.filter(|_| patch.is_none()) {

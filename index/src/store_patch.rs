@@ -79,7 +79,6 @@ pub(crate) fn remove_decisions(conn: &Connection, patch: &StorePatch, derived: &
             derived.norm_ids.insert(norm, id);
         }
     }
-    derived.touched_mentions = Some(BTreeSet::new());
     let packs = crate::text_packs::TextPacks::open(&patch.earlier_dir, conn)
         .context("opening the earlier generation's text packs (to read the bodies of changed decisions)")?;
     let mut removed = Removed { rows: 0, citations: 0 };
@@ -112,8 +111,10 @@ pub(crate) fn remove_decisions(conn: &Connection, patch: &StorePatch, derived: &
             let (number, court, court_raw, date) = key;
             del_unheld.execute(params![number, court, court_raw, date, id])?;
         }
-        derived.touched_mentions.get_or_insert_default().extend(unheld);
-        derived.touched_norms.extend(remove_norm_citing(conn, id, citing_count, date.as_deref())?);
+        let norms = remove_norm_citing(conn, id, citing_count, date.as_deref())?;
+        let touched = derived.touched.get_or_insert_default();
+        touched.mentions.extend(unheld);
+        touched.norms.extend(norms);
         for sql in [
             "DELETE FROM decision_norm_ids WHERE decision_id = ?1",
             "DELETE FROM citation_edges WHERE citing_id = ?1",
@@ -193,7 +194,7 @@ pub(crate) fn settle(
     conn.execute_batch("CREATE TEMP TABLE touched (id INTEGER PRIMARY KEY)")?;
     {
         let mut ins = conn.prepare("INSERT INTO temp.touched (id) VALUES (?1)")?;
-        for id in &derived.touched_norms {
+        for id in derived.touched.iter().flat_map(|t| &t.norms) {
             ins.execute([id])?;
         }
     }
@@ -213,7 +214,7 @@ pub(crate) fn settle(
         let mut del = conn.prepare(
             "DELETE FROM unheld_mentions WHERE fn_norm = ?1 AND court IS ?2 AND court_raw IS ?3 AND date IS ?4",
         )?;
-        for (number, court, court_raw, date) in derived.touched_mentions.iter().flatten() {
+        for (number, court, court_raw, date) in derived.touched.iter().flat_map(|t| &t.mentions) {
             ins.execute(params![number, court, court_raw, date])?;
             del.execute(params![number, court, court_raw, date])?;
         }

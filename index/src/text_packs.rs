@@ -187,14 +187,21 @@ impl PackWriter {
             .prepare("SELECT id, name FROM text_packs")?
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<rusqlite::Result<_>>()?;
+        let texts = e.texts.clone();
         for (id, name) in listed {
-            let to = self.dir.join(&name);
-            crate::generation::link_file(&e.texts.join(&name), &to)?;
-            let bytes = std::fs::metadata(&to)?.len();
-            self.packs.insert(id, PackSource::Linked { name: name.clone(), bytes });
-            self.linked_ids.insert(name, id);
+            self.link_earlier_pack(&texts, &name, id)?;
             self.next_id = self.next_id.max(id + 1);
         }
+        Ok(())
+    }
+
+    /// Links the earlier generation's pack `name` (in `texts`) into this one as pack `id`.
+    fn link_earlier_pack(&mut self, texts: &Path, name: &str, id: i64) -> Result<()> {
+        let to = self.dir.join(name);
+        crate::generation::link_file(&texts.join(name), &to)?;
+        let bytes = std::fs::metadata(&to)?.len();
+        self.packs.insert(id, PackSource::Linked { name: name.to_string(), bytes });
+        self.linked_ids.insert(name.to_string(), id);
         Ok(())
     }
 
@@ -244,14 +251,9 @@ impl PackWriter {
         let pack = match self.linked_ids.get(name) {
             Some(&id) => id,
             None => {
-                let from = e.texts.join(name);
-                let to = self.dir.join(name);
-                crate::generation::link_file(&from, &to)?;
-                let size = std::fs::metadata(&to)?.len();
-                let id = self.next_id;
+                let (texts, id) = (e.texts.clone(), self.next_id);
                 self.next_id += 1;
-                self.packs.insert(id, PackSource::Linked { name: name.to_string(), bytes: size });
-                self.linked_ids.insert(name.to_string(), id);
+                self.link_earlier_pack(&texts, name, id)?;
                 id
             }
         };
