@@ -44,6 +44,27 @@ model::closed_set! {
     }
 }
 
+model::closed_set! {
+    /// Where the background re-hash of a generation opened on its stamp stands.
+    pub enum RehashState {
+        /// Its files are being hashed; it is served meanwhile, on the strength of its stamp.
+        Hashing => "hashing",
+        /// Every file matched its manifest.
+        Verified => "verified",
+        /// A file did not match: the generation was withdrawn.
+        Failed => "failed",
+    }
+}
+
+/// The background re-hash of the generation last opened on its stamp.
+#[derive(Debug, Clone)]
+pub struct Rehash {
+    pub generation: String,
+    pub state: RehashState,
+    /// Seconds the re-hash took (None while hashing).
+    pub seconds: Option<f64>,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct SwapStatus {
     pub swaps: u64,
@@ -59,6 +80,8 @@ pub struct SwapStatus {
     pub current_problem: Option<(CurrentProblem, String, String)>,
     /// Every time `CURRENT` was found bad (counted once per change of what it holds).
     pub current_problems: u64,
+    /// The last background re-hash (None: no generation was opened on its stamp).
+    pub rehash: Option<Rehash>,
 }
 
 /// The id `CURRENT` names: `Ok(None)` when there is no `CURRENT`, `Err` when it is there but
@@ -235,9 +258,25 @@ impl Slot {
     /// records a refusal and removes its stamp, so it is never opened on the stamp again.
     fn rehash_in_background(self: &Arc<Self>, g: &Arc<Generation>) {
         let (slot, dir, manifest) = (self.clone(), g.dir.clone(), g.manifest.clone());
+        let rehash = |state, seconds| Rehash { generation: manifest.id.clone(), state, seconds };
+        self.status.lock().expect("status lock").rehash = Some(rehash(RehashState::Hashing, None));
         let spawned = std::thread::Builder::new().name("generation-rehash".into()).spawn(move || {
             lower_this_threads_priority();
-            let Err(e) = index::verified_stamp::verify_files(&dir, &manifest) else {
+            let started = Instant::now();
+            let result = index::verified_stamp::verify_files(&dir, &manifest);
+            let state = if result.is_ok() { RehashState::Verified } else { RehashState::Failed };
+            {
+                let mut st = slot.status.lock().expect("status lock");
+                // A later swap may have started its own re-hash: only this one's entry is updated.
+                if st.rehash.as_ref().is_some_and(|r| r.generation == manifest.id) {
+                    st.rehash = Some(Rehash {
+                        generation: manifest.id.clone(),
+                        state,
+                        seconds: Some(started.elapsed().as_secs_f64()),
+                    });
+                }
+            }
+            let Err(e) = result else {
                 tracing::info!(generation = %manifest.id, "background verification: every file matches its manifest");
                 return;
             };
@@ -300,6 +339,8 @@ impl Slot {
                 Some((problem, detail, at)) => json!({"status": "refused", "problem": problem, "detail": detail, "at": at}),
             },
             "held_generations": self.held_ids(),
+            "background_verification": st.rehash.map(|r| json!({"generation": r.generation, "state": r.state,
+                "seconds": r.seconds})),
         })
     }
 }
