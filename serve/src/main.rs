@@ -32,6 +32,11 @@ struct Args {
     /// arrival order (within their time limit). Look-ups by key never wait. Default: cores + 1.
     #[arg(long, env = "LEGAL_MAX_CONCURRENT_SCANS")]
     max_concurrent_scans: Option<usize>,
+    /// Matching decisions a ranked search_decisions counts before it stops (its `total` is then
+    /// a floor, `total_is_floor: true`); counting walks every matching passage, so a higher cap
+    /// costs time on common words. get_case_statistics always counts them all.
+    #[arg(long, default_value_t = serve::query::decision_search::DEFAULT_COUNT_CAP, env = "LEGAL_SEARCH_COUNT_CAP")]
+    search_count_cap: usize,
     /// How often to look at CURRENT for a new generation, in milliseconds (SIGHUP: at once).
     #[arg(long, default_value_t = 1_000)]
     poll_ms: u64,
@@ -192,6 +197,7 @@ fn main() {
         }
         return;
     }
+    serve::query::decision_search::set_count_cap(args.search_count_cap);
     let token_required_for = match abilities(&args.require_token_for) {
         Ok(a) => a,
         Err(e) => {

@@ -271,3 +271,44 @@ fn statistics_of_a_query_count_what_the_search_counts_under_each_court_and_type(
         }
     }
 }
+
+/// A relevance search stops counting past the server's cap and says its total is a floor; the
+/// rows are still ranked from every match, and get_case_statistics still counts them all.
+#[test]
+fn a_search_past_the_count_cap_reports_a_floor_and_statistics_count_exactly() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &["--search-count-cap", "3"]);
+    let uncapped = Server::start(data.path(), &[]);
+    let c = Client::new();
+    let (mut floors, mut exact) = (0, 0);
+    for query in [
+        "Informationszugang",
+        "Behörde Auskunft",
+        "§ 3 IFG",
+        "Akteneinsicht Behörde",
+        "Betriebsgeheimnis",
+        "Umweltinformation",
+        "Rundfunkbeitrag",
+    ] {
+        let stats = post(&c, &server, "get_case_statistics", json!({"query": query}));
+        let n = stats["total"].as_u64().unwrap();
+        let found = post(&c, &server, "search_decisions", json!({"query": query, "limit": 20}));
+        let full = post(&c, &uncapped, "search_decisions", json!({"query": query, "limit": 20}));
+        assert_eq!(full["total"].as_u64(), Some(n), "{query}: the uncapped search counts what statistics count");
+        assert_eq!(full["total_is_floor"], json!(false), "{query}: {full}");
+        // The cap changes the count only, never the rows.
+        let ids = |v: &Value| v["results"].as_array().unwrap().iter().map(|r| r["id"].clone()).collect::<Vec<_>>();
+        assert_eq!(ids(&found), ids(&full), "{query}");
+        let total = found["total"].as_u64().unwrap();
+        if n > 3 {
+            floors += 1;
+            assert_eq!(found["total_is_floor"], json!(true), "{query}: {found}");
+            assert!(total >= 3 && total <= n, "{query}: a floor of {n}, got {total}");
+            assert!(total >= found["returned"].as_u64().unwrap(), "{query}: the rows served are a floor too");
+        } else {
+            exact += 1;
+            assert_eq!((total, found["total_is_floor"].clone()), (n, json!(false)), "{query}: {found}");
+        }
+    }
+    assert!(floors > 0 && exact > 0, "both cases seen: {floors} floors, {exact} exact");
+}

@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 /// SemVer of the MCP/REST surface; a minor bump can add fields, a major one change them.
-pub const API_VERSION: &str = "0.3.3";
+pub const API_VERSION: &str = "0.4.0";
 
 /// The closed set of refusal codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]

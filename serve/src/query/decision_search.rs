@@ -138,23 +138,66 @@ pub(crate) fn ranked_hits(searcher: &Searcher, q: &dyn Query, want: usize) -> Re
     ranked_hits_from(searcher, q, want, first_limit(want))
 }
 
-/// [`ranked_hits`] of the match's ranking query and every matching decision, in one pass over
-/// the matching passages: the ranking query matches exactly what the count query matches (the
-/// clauses only it has are optional beside required ones), so its walk counts them too.
-pub(crate) fn ranked_hits_and_decisions(
+/// How many matching decisions a ranked search counts before it stops, unless the server was
+/// started with another cap ([`set_count_cap`]): past it, `total` is a floor. Counting walks
+/// every matching passage (no index statistic counts decisions), so an uncapped count grows
+/// with the corpus while the ranking need not (single-word queries rank by block-max pruning);
+/// the exact figure is one `get_case_statistics` call away.
+pub const DEFAULT_COUNT_CAP: usize = 10_000;
+
+/// The cap in force: a process-wide setting, written once at start (`serve --search-count-cap`).
+static COUNT_CAP: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(DEFAULT_COUNT_CAP);
+
+/// Sets how many matching decisions a ranked search counts (at least 1).
+pub fn set_count_cap(cap: usize) {
+    COUNT_CAP.store(cap.max(1), std::sync::atomic::Ordering::Relaxed);
+}
+
+fn count_cap() -> usize {
+    COUNT_CAP.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The distinct decisions among the passages matching `q`, counted until `cap` is passed:
+/// `(n, false)` when all were counted, `(cap, true)` when more than `cap` match.
+pub(crate) fn count_decisions_up_to(
     searcher: &Searcher,
-    m: &TextMatch,
-    want: usize,
-) -> Result<(Vec<Hit>, Vec<MatchedDecision>), ToolError> {
-    let limit = first_limit(want);
-    let (top, decisions) =
-        searcher.search(&m.query, &(TopDocs::with_limit(limit).order_by_score(), MatchingDecisions))?;
-    let exhausted = top.len() < limit;
-    let hits = hits_of(searcher, top)?;
-    if hits.len() >= want || exhausted {
-        return Ok((hits, decisions));
+    q: &dyn Query,
+    cap: usize,
+) -> Result<(usize, bool), ToolError> {
+    use tantivy::query::EnableScoring;
+    let weight = q.weight(EnableScoring::disabled_from_searcher(searcher))?;
+    // Row ids are dense (from 1 up): a bit per id, grown as ids come.
+    let mut seen: Vec<u64> = Vec::new();
+    let mut counted = 0;
+    for reader in searcher.segment_readers() {
+        let ids = reader.fast_fields().u64("decision_id")?;
+        let alive = reader.alive_bitset();
+        let mut scorer = weight.scorer(reader, 1.0)?;
+        // A decision's passages are indexed together: a run of equal ids is one decision.
+        let mut last = None;
+        let mut doc = scorer.doc();
+        while doc != tantivy::TERMINATED {
+            if alive.is_none_or(|a| a.is_alive(doc))
+                && let Some(id) = ids.first(doc)
+                && last != Some(id)
+            {
+                last = Some(id);
+                let (word, bit) = ((id / 64) as usize, 1u64 << (id % 64));
+                if word >= seen.len() {
+                    seen.resize(word + 1, 0);
+                }
+                if seen[word] & bit == 0 {
+                    seen[word] |= bit;
+                    counted += 1;
+                    if counted > cap {
+                        return Ok((cap, true));
+                    }
+                }
+            }
+            doc = scorer.advance();
+        }
     }
-    Ok((ranked_hits_from(searcher, &m.query, want, limit * 4)?, decisions))
+    Ok((counted, false))
 }
 
 /// How many top passages are read first: a decision often has several among them.
@@ -335,9 +378,12 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Searc
             });
         }
     } else {
-        // Ranked and counted in one pass over the matching passages.
-        let (hits, decisions) = ranked_hits_and_decisions(&searcher, &m, start + size)?;
-        total = decisions.len();
+        // Counted up to the cap, then ranked: a top-k of one word skips most passages.
+        let (counted, is_floor) = count_decisions_up_to(&searcher, &m.count_query, count_cap())?;
+        let hits = if counted == 0 { Vec::new() } else { ranked_hits(&searcher, &m.query, start + size)? };
+        // Under a cap smaller than the pages reach, the ranked decisions are a higher floor.
+        total = if is_floor { counted.max(hits.len()) } else { counted };
+        answer.total_is_floor = is_floor;
         for h in hits.into_iter().skip(start).take(size) {
             let d = decision_by_id(g, h.decision_id as i64)?;
             let snippets = passage_snippets(&mut gen_, g, &searcher, &h.passages)?;
@@ -438,6 +484,7 @@ impl SearchDecisionsAnswer {
             mode_note: None,
             match_mode: None,
             total: 0,
+            total_is_floor: false,
             total_basis: IDENTIFIER_BASIS,
             returned: 0,
             has_more: false,
@@ -497,7 +544,8 @@ impl TextMatch {
 }
 
 /// The matching of `search_decisions`, shared with `get_case_statistics` so a count and a
-/// search under the same arguments always agree.
+/// search under the same arguments always agree (where the search's total is a floor, the
+/// statistics' exact total is at least it).
 /// Words are analysed as for statutes ([`QueryPlan`]: function words dropped, compounds split,
 /// typos corrected against the passage index's vocabulary, and with `expand` the
 /// legal-register terms added); a § citation is matched as a citation, never analysed.
