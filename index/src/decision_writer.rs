@@ -811,7 +811,7 @@ fn look_up_book(conn: &Connection, norm: &str) -> Result<BookLookup> {
 }
 
 /// A way an unheld number is cited: file number (normalised), court, court as printed, date;
-/// a row of `unheld_mentions`, and of `unheld_case_citations` less its decision.
+/// a row of `unheld_case_citations` less its decision.
 pub(crate) type MentionKey = (String, Option<String>, Option<String>, Option<String>);
 
 /// What the build derives from the citations as it writes them, for the corpus-wide tables
@@ -838,8 +838,9 @@ pub(crate) struct Derived {
 pub(crate) struct Touched {
     /// Normenkette tokens, whose counts of decisions change.
     pub(crate) norms: BTreeSet<i64>,
-    /// Mentions of unheld numbers (`unheld_mentions`), whose rows are counted again.
-    pub(crate) mentions: BTreeSet<MentionKey>,
+    /// Unheld numbers (`fn_norm`) whose mentions and groups are counted again
+    /// ([`crate::unheld_mentions`]).
+    pub(crate) unheld_numbers: BTreeSet<String>,
 }
 
 impl Derived {
@@ -941,12 +942,7 @@ fn write_citations(
         {
             ins_unheld.execute(params![file_number_norm(number), case.court, case.court_raw, case.date, id])?;
             if let Some(touched) = &mut derived.touched {
-                touched.mentions.insert((
-                    file_number_norm(number),
-                    case.court.clone(),
-                    case.court_raw.clone(),
-                    case.date.clone(),
-                ));
+                touched.unheld_numbers.insert(file_number_norm(number));
             }
         }
         stored.push(StoredCitation::Case(case));

@@ -30,7 +30,8 @@ use crate::text_packs::{DecisionBody, PackWriter, TEXTS_DIR, TextPacks};
 /// 10: a decision's citations moved from the `decision_citations` table into its body.
 /// 11: a decision's `build_key` and passage count, so an unchanged one is copied.
 /// 12: `unheld_mentions`, each way an unheld number is cited with its decisions counted.
-pub const SCHEMA_VERSION: u32 = 12;
+/// 13: `unheld_mention_groups`, their citing decisions grouped by the mentions they use.
+pub const SCHEMA_VERSION: u32 = 13;
 pub const MANIFEST_FILE: &str = "manifest.json";
 pub const CURRENT_FILE: &str = "CURRENT";
 

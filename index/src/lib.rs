@@ -25,6 +25,7 @@ pub mod laws_index;
 pub mod store;
 pub mod store_patch;
 pub mod text_packs;
+pub mod unheld_mentions;
 pub mod verified_stamp;
 
 pub use generation::{Generation, Manifest};

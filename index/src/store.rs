@@ -203,42 +203,29 @@ CREATE TABLE unheld_case_citations (
     decision_id INTEGER NOT NULL       -- the citing decision
 );
 -- Each distinct way held decisions cite an unheld number (number, court, court as printed,
--- date), with how many decisions cite it so and the lowest row ids among them (at most 20,
--- comma-separated): check_citations' `attested_by` reads a few of these rows instead of every
--- citation of a number many decisions cite. Filled after the load (UNHELD_MENTIONS_FILL).
+-- date; `ordinal` numbers them per number in that order), with how many decisions cite it so
+-- and the lowest row ids among them (at most 20, comma-separated); and those decisions grouped
+-- by the set of mentions each uses (`mentions`: ordinals, comma-separated), each group counted
+-- with its lowest ids. check_citations' `attested_by` reads a few of these rows instead of
+-- every citation of a number many decisions cite. Filled after the load (unheld_mentions.rs).
 CREATE TABLE unheld_mentions (
     fn_norm TEXT NOT NULL,
+    ordinal INTEGER NOT NULL,
     court TEXT,
     court_raw TEXT,
     date TEXT,
     decisions INTEGER NOT NULL,
     first_ids TEXT NOT NULL
 );
+CREATE TABLE unheld_mention_groups (
+    fn_norm TEXT NOT NULL,
+    mentions TEXT NOT NULL,
+    decisions INTEGER NOT NULL,
+    first_ids TEXT NOT NULL
+);
+CREATE INDEX um_norm ON unheld_mentions(fn_norm);
+CREATE INDEX umg_norm ON unheld_mention_groups(fn_norm);
 "#;
-
-/// Fills `unheld_mentions` for the mentions in `temp.mention_keys` (all of them in a fresh
-/// store; a patched store refills those its changes touched, [`crate::store_patch`]).
-macro_rules! unheld_mentions_fill_sql {
-    () => {
-        "INSERT INTO unheld_mentions (fn_norm, court, court_raw, date, decisions, first_ids)
-    SELECT k.fn_norm, k.court, k.court_raw, k.date,
-        (SELECT COUNT(DISTINCT u.decision_id) FROM unheld_case_citations u WHERE u.fn_norm = k.fn_norm
-            AND u.court IS k.court AND u.court_raw IS k.court_raw AND u.date IS k.date),
-        (SELECT group_concat(decision_id) FROM (SELECT DISTINCT u.decision_id FROM unheld_case_citations u
-            WHERE u.fn_norm = k.fn_norm AND u.court IS k.court AND u.court_raw IS k.court_raw AND u.date IS k.date
-            ORDER BY u.decision_id LIMIT 20))
-    FROM temp.mention_keys k
-    WHERE EXISTS (SELECT 1 FROM unheld_case_citations u WHERE u.fn_norm = k.fn_norm AND u.court IS k.court
-        AND u.court_raw IS k.court_raw AND u.date IS k.date);"
-    };
-}
-
-/// [`unheld_mentions_fill_sql`], for a patched store.
-pub const UNHELD_MENTIONS_FILL: &str = unheld_mentions_fill_sql!();
-
-/// How many of a mention's citing decisions `unheld_mentions.first_ids` names (its `LIMIT`):
-/// what `check_citations` names at most.
-pub const UNHELD_MENTION_IDS: usize = 20;
 
 /// Count facts per (court, branch, type, year), for the tools' breakdowns unfiltered or
 /// filtered by facets only: the decision_facts view grouped once per generation (constant for
@@ -264,12 +251,6 @@ CREATE INDEX dfn_norm ON decision_file_numbers(fn_norm);
 CREATE INDEX dfn_decision ON decision_file_numbers(decision_id);
 -- Covering: check_citations groups a number's mentions and counts their decisions from it alone.
 CREATE INDEX ucc_norm ON unheld_case_citations(fn_norm, court, court_raw, date, decision_id);
-CREATE TEMP TABLE mention_keys AS SELECT DISTINCT fn_norm, court, court_raw, date FROM unheld_case_citations;
-"#,
-    unheld_mentions_fill_sql!(),
-    r#"
-DROP TABLE temp.mention_keys;
-CREATE INDEX um_norm ON unheld_mentions(fn_norm);
 CREATE INDEX decisions_ecli_norm ON decisions(upper(replace(ecli, ' ', '')));
 CREATE INDEX decisions_date_order ON decisions(date IS NULL, date DESC, id);
 CREATE INDEX decisions_court_order ON decisions(court_id, date IS NULL, date DESC, id);
@@ -400,7 +381,10 @@ pub fn count_sections(laws: &Path) -> Result<u64> {
 /// Builds [`DECISION_INDEXES`]: call once the decision rows, citations, norms and file
 /// numbers are loaded, before anything reads them by index.
 pub fn create_decision_indexes(conn: &Connection) -> Result<()> {
-    conn.execute_batch(DECISION_INDEXES).context("building the decision indexes")
+    conn.execute_batch(DECISION_INDEXES).context("building the decision indexes")?;
+    crate::unheld_mentions::fill(conn, crate::unheld_mentions::Numbers::All)
+        .context("counting the mentions of unheld numbers")?;
+    Ok(())
 }
 
 pub fn set_meta(conn: &Connection, key: &str, value: &str) -> Result<()> {
@@ -459,13 +443,5 @@ impl StorePool {
             idle.push(conn);
         }
         out
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_mention_names_as_many_decisions_as_its_fill_limits_it_to() {
-        assert!(super::UNHELD_MENTIONS_FILL.contains(&format!("LIMIT {}))", super::UNHELD_MENTION_IDS)));
     }
 }

@@ -113,7 +113,7 @@ pub(crate) fn remove_decisions(conn: &Connection, patch: &StorePatch, derived: &
         }
         let norms = remove_norm_citing(conn, id, citing_count, date.as_deref())?;
         let touched = derived.touched.get_or_insert_default();
-        touched.mentions.extend(unheld);
+        touched.unheld_numbers.extend(unheld.into_iter().map(|(number, ..)| number));
         touched.norms.extend(norms);
         for sql in [
             "DELETE FROM decision_norm_ids WHERE decision_id = ?1",
@@ -204,22 +204,11 @@ pub(crate) fn settle(
          DELETE FROM norms WHERE decisions = 0 AND id IN (SELECT id FROM temp.touched);
          DROP TABLE temp.touched;",
     )?;
-    // The mentions of unheld numbers the changes touched: counted again, dropped when no row
-    // is left.
-    conn.execute_batch(
-        "CREATE TEMP TABLE mention_keys (fn_norm TEXT NOT NULL, court TEXT, court_raw TEXT, date TEXT)",
-    )?;
-    {
-        let mut ins = conn.prepare("INSERT INTO temp.mention_keys VALUES (?1, ?2, ?3, ?4)")?;
-        let mut del = conn.prepare(
-            "DELETE FROM unheld_mentions WHERE fn_norm = ?1 AND court IS ?2 AND court_raw IS ?3 AND date IS ?4",
-        )?;
-        for (number, court, court_raw, date) in derived.touched.iter().flat_map(|t| &t.mentions) {
-            ins.execute(params![number, court, court_raw, date])?;
-            del.execute(params![number, court, court_raw, date])?;
-        }
-    }
-    conn.execute_batch(&format!("{}\nDROP TABLE temp.mention_keys;", crate::store::UNHELD_MENTIONS_FILL))?;
+    // The unheld numbers the changes touched: their mentions and groups counted again (a
+    // number no row cites any more has none).
+    crate::unheld_mentions::set_touched_numbers(conn, derived.touched.iter().flat_map(|t| &t.unheld_numbers))?;
+    crate::unheld_mentions::fill(conn, crate::unheld_mentions::Numbers::Touched)?;
+    conn.execute_batch("DROP TABLE temp.touched_numbers")?;
     // Citing decisions per law and per section: the store's counts plus the changes.
     {
         let mut law = conn.prepare(

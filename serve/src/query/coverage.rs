@@ -128,18 +128,35 @@ pub fn place(g: &Generation, c: &CaseCitation) -> Result<Placement, ToolError> {
     }))
 }
 
-/// How many held decisions are of a court the printed court can name.
+/// How many held decisions are of a court the printed court can name. Each printed court is
+/// read against every stored court once per generation: a text cites the same few courts over
+/// and over (the answers of the first [`HELD_OF_COURT_KEPT`] printed courts are kept).
 fn held_of_court(g: &Generation, printed: &str) -> Result<i64, ToolError> {
+    type Kept = std::sync::Mutex<std::collections::HashMap<String, i64>>;
+    static KEPT: crate::store::kept::PerGeneration<Kept> = crate::store::kept::PerGeneration::new();
+    let kept = KEPT.get(g, |_| Ok(Kept::default()))?;
+    if let Some(&n) = kept.lock().unwrap_or_else(|e| e.into_inner()).get(printed) {
+        return Ok(n);
+    }
     let courts = crate::store::courts::stored_courts(g)?;
-    Ok(courts
+    let n = courts
         .iter()
         .filter(|(_, court, n)| *n > 0 && cited_court_fits(printed, court) == Some(true))
         .map(|(_, _, n)| n)
-        .sum())
+        .sum();
+    let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+    if kept.len() < HELD_OF_COURT_KEPT {
+        kept.insert(printed.to_string(), n);
+    }
+    Ok(n)
 }
 
-// A mention's stored ids are the decisions an attestation names.
-const _: () = assert!(ATTESTED_LISTED <= index::store::UNHELD_MENTION_IDS);
+/// How many printed courts' counts [`held_of_court`] keeps per generation (a bound on memory
+/// whatever texts are sent).
+const HELD_OF_COURT_KEPT: usize = 4096;
+
+// A mention's or a group's stored ids are the decisions an attestation names.
+const _: () = assert!(ATTESTED_LISTED <= index::unheld_mentions::FIRST_IDS);
 
 /// Held decisions that cite a decision we do not hold under the same file number and court
 /// (and, where both print one, the same date), counted and the first few named. None when none
@@ -151,8 +168,9 @@ pub fn attested_by(g: &Generation, c: &CaseCitation) -> Result<Option<Attestatio
     let fn_norm = file_number_norm(number);
     // The distinct (canonical court, court as printed, printed date) under which held decisions
     // cite this number, each with how many decisions cite it so and the lowest row ids among
-    // them: a few rows, however many decisions cite the number (`unheld_mentions`).
+    // them: a few rows, however many decisions cite the number (`index::unheld_mentions`).
     struct Mention {
+        ordinal: i64,
         court: Option<String>,
         court_raw: Option<String>,
         date: Option<String>,
@@ -161,16 +179,17 @@ pub fn attested_by(g: &Generation, c: &CaseCitation) -> Result<Option<Attestatio
     }
     let mentions: Vec<Mention> = g.store.with(|conn| {
         let mut st = conn.prepare_cached(
-            "SELECT court, court_raw, date, decisions, first_ids FROM unheld_mentions WHERE fn_norm = ?1",
+            "SELECT ordinal, court, court_raw, date, decisions, first_ids FROM unheld_mentions WHERE fn_norm = ?1",
         )?;
         let rows = st
             .query_map(params![fn_norm], |r| {
                 Ok(Mention {
-                    court: r.get(0)?,
-                    court_raw: r.get(1)?,
-                    date: r.get(2)?,
-                    decisions: r.get(3)?,
-                    first_ids: r.get(4)?,
+                    ordinal: r.get(0)?,
+                    court: r.get(1)?,
+                    court_raw: r.get(2)?,
+                    date: r.get(3)?,
+                    decisions: r.get(4)?,
+                    first_ids: r.get(5)?,
                 })
             })?
             .collect::<rusqlite::Result<_>>()?;
@@ -191,25 +210,34 @@ pub fn attested_by(g: &Generation, c: &CaseCitation) -> Result<Option<Attestatio
                 && (c.date.is_none() || m.date.is_none() || m.date.as_deref() == c.date.as_deref())
         })
         .collect();
+    let parse_ids = |ids: &str| ids.split(',').filter_map(|id| id.parse::<i64>().ok()).collect::<Vec<_>>();
     // The citing decisions of those mentions, counted once each; the first few by row id named.
     // One mention: its own count and ids. Several: a decision may cite the number in two of
-    // them, so their rows are read (only theirs) and the decisions counted once.
+    // them, so the decisions are counted from the number's groups (disjoint, each the decisions
+    // using one set of its mentions): those holding one of the mentions, summed.
     let (total, ids): (usize, Vec<i64>) = match same.as_slice() {
         [] => return Ok(None),
-        [one] => (one.decisions as usize, one.first_ids.split(',').filter_map(|id| id.parse().ok()).collect()),
+        [one] => (one.decisions as usize, parse_ids(&one.first_ids)),
         several => g.store.with(|conn| {
+            let wanted: std::collections::BTreeSet<i64> = several.iter().map(|m| m.ordinal).collect();
             let mut st = conn.prepare_cached(
-                "SELECT decision_id FROM unheld_case_citations
-                 WHERE fn_norm = ?1 AND court IS ?2 AND court_raw IS ?3 AND date IS ?4",
+                "SELECT mentions, decisions, first_ids FROM unheld_mention_groups WHERE fn_norm = ?1",
             )?;
-            let mut citing = std::collections::BTreeSet::new();
-            for m in several {
-                let rows = st.query_map(params![fn_norm, m.court, m.court_raw, m.date], |r| r.get::<_, i64>(0))?;
-                for id in rows {
-                    citing.insert(id?);
+            let groups = st.query_map(params![fn_norm], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?))
+            })?;
+            let (mut total, mut ids) = (0usize, Vec::new());
+            for group in groups {
+                let (mentions, decisions, first_ids) = group?;
+                if mentions.split(',').filter_map(|o| o.parse::<i64>().ok()).any(|o| wanted.contains(&o)) {
+                    total += decisions as usize;
+                    ids.extend(parse_ids(&first_ids));
                 }
             }
-            Ok((citing.len(), citing.into_iter().take(ATTESTED_LISTED).collect()))
+            // The lowest ids of the union are among each group's lowest (the groups are disjoint).
+            ids.sort_unstable();
+            ids.truncate(ATTESTED_LISTED);
+            Ok((total, ids))
         })?,
     };
     let listed: Vec<String> = g.store.with(|conn| {
