@@ -165,8 +165,9 @@ pub struct SearchDecisionsAnswer {
     pub match_mode: Option<MatchMode>,
     pub total: usize,
     /// true: more than `total` decisions match. A word or § search sorted by relevance stops
-    /// counting past 10,000 (the server's `--search-count-cap`), so `total` is a floor ("at
-    /// least"); get_case_statistics under the same arguments counts them all. false: exact.
+    /// counting past the server's count cap (`--search-count-cap`, 10,000 by default), so
+    /// `total` is a floor ("at least"); get_case_statistics under the same arguments counts
+    /// them all. false: exact.
     pub total_is_floor: bool,
     pub total_basis: &'static str,
     pub returned: usize,
