@@ -810,10 +810,6 @@ fn look_up_book(conn: &Connection, norm: &str) -> Result<BookLookup> {
     })
 }
 
-/// A way an unheld number is cited: file number (normalised), court, court as printed, date;
-/// a row of `unheld_case_citations` less its decision.
-pub(crate) type MentionKey = (String, Option<String>, Option<String>, Option<String>);
-
 /// What the build derives from the citations as it writes them, for the corpus-wide tables
 /// the server queries: memory grows with the laws, sections and Normenkette tokens cited
 /// (bounded by the statutes and their citation forms), not with the decisions.

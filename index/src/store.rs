@@ -382,8 +382,7 @@ pub fn count_sections(laws: &Path) -> Result<u64> {
 /// numbers are loaded, before anything reads them by index.
 pub fn create_decision_indexes(conn: &Connection) -> Result<()> {
     conn.execute_batch(DECISION_INDEXES).context("building the decision indexes")?;
-    crate::unheld_mentions::fill(conn, crate::unheld_mentions::Numbers::All)
-        .context("counting the mentions of unheld numbers")?;
+    crate::unheld_mentions::fill_all(conn).context("counting the mentions of unheld numbers")?;
     Ok(())
 }
 

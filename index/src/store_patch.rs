@@ -26,7 +26,7 @@ use anyhow::{Context, Result};
 use rusqlite::{Connection, params};
 
 use crate::citation_rows::StoredCitation;
-use crate::decision_writer::{Derived, MentionKey};
+use crate::decision_writer::Derived;
 use crate::store::file_number_norm;
 
 /// A store is patched only when at least this share of the decisions keeps its rows: below
@@ -58,6 +58,10 @@ impl StorePatch {
         total > 0 && self.keep as f64 >= MIN_KEPT_SHARE * total as f64
     }
 }
+
+/// A row of `unheld_case_citations` less its decision: file number (normalised), court, court
+/// as printed, date.
+type UnheldRowKey<'a> = (String, Option<&'a str>, Option<&'a str>, Option<&'a str>);
 
 /// What [`remove_decisions`] removed.
 pub(crate) struct Removed {
@@ -97,23 +101,21 @@ pub(crate) fn remove_decisions(conn: &Connection, patch: &StorePatch, derived: &
         removed.citations += stored.len() as u64;
         derived.count_bound(&stored, -1);
         // The rows its unheld case citations made (as `write_citations` writes them).
-        let unheld: BTreeSet<MentionKey> = stored
+        let unheld: BTreeSet<UnheldRowKey> = stored
             .iter()
             .filter_map(|c| match c {
-                StoredCitation::Case(c) if c.names_unheld_decision() => c
-                    .file_number
-                    .as_deref()
-                    .map(|number| (file_number_norm(number), c.court.clone(), c.court_raw.clone(), c.date.clone())),
+                StoredCitation::Case(c) if c.names_unheld_decision() => c.file_number.as_deref().map(|number| {
+                    (file_number_norm(number), c.court.as_deref(), c.court_raw.as_deref(), c.date.as_deref())
+                }),
                 _ => None,
             })
             .collect();
-        for key in &unheld {
-            let (number, court, court_raw, date) = key;
-            del_unheld.execute(params![number, court, court_raw, date, id])?;
-        }
         let norms = remove_norm_citing(conn, id, citing_count, date.as_deref())?;
         let touched = derived.touched.get_or_insert_default();
-        touched.unheld_numbers.extend(unheld.into_iter().map(|(number, ..)| number));
+        for (number, court, court_raw, date) in unheld {
+            del_unheld.execute(params![number, court, court_raw, date, id])?;
+            touched.unheld_numbers.insert(number);
+        }
         touched.norms.extend(norms);
         for sql in [
             "DELETE FROM decision_norm_ids WHERE decision_id = ?1",
@@ -206,9 +208,7 @@ pub(crate) fn settle(
     )?;
     // The unheld numbers the changes touched: their mentions and groups counted again (a
     // number no row cites any more has none).
-    crate::unheld_mentions::set_touched_numbers(conn, derived.touched.iter().flat_map(|t| &t.unheld_numbers))?;
-    crate::unheld_mentions::fill(conn, crate::unheld_mentions::Numbers::Touched)?;
-    conn.execute_batch("DROP TABLE temp.touched_numbers")?;
+    crate::unheld_mentions::refill(conn, derived.touched.iter().flat_map(|t| &t.unheld_numbers))?;
     // Citing decisions per law and per section: the store's counts plus the changes.
     {
         let mut law = conn.prepare(

@@ -25,29 +25,38 @@ use rusqlite::{Connection, params};
 /// `check_citations` names at most.
 pub const FIRST_IDS: usize = 20;
 
-/// Which numbers [`fill`] counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Numbers {
-    /// Every number of `unheld_case_citations` (a fresh store, whose tables are empty).
-    All,
-    /// The numbers in `temp.touched_numbers (fn_norm)`: their rows are deleted and counted again
-    /// (a patched store, [`crate::store_patch`]).
-    Touched,
-}
-
 /// (court, court as printed, date) of one mention.
 type Mention = (Option<String>, Option<String>, Option<String>);
 
-/// Counts `unheld_mentions` and `unheld_mention_groups` for `numbers`, one number at a time
-/// (memory: the citation rows of one number). Returns how many numbers were counted.
-pub fn fill(conn: &Connection, numbers: Numbers) -> Result<u64> {
-    let only_touched = "WHERE fn_norm IN (SELECT fn_norm FROM temp.touched_numbers)";
-    let scope = if numbers == Numbers::Touched { only_touched } else { "" };
-    if numbers == Numbers::Touched {
-        conn.execute_batch(&format!(
-            "DELETE FROM unheld_mentions {scope}; DELETE FROM unheld_mention_groups {scope};"
-        ))?;
+/// Counts `unheld_mentions` and `unheld_mention_groups` for every number of
+/// `unheld_case_citations` (a fresh store, whose two tables are empty). Returns how many
+/// numbers were counted.
+pub fn fill_all(conn: &Connection) -> Result<u64> {
+    fill(conn, "")
+}
+
+/// Counts the mentions and groups of `numbers` again (a patched store's touched numbers,
+/// [`crate::store_patch`]): their rows are deleted first, and a number no citation names any
+/// more gets none. Returns how many numbers are still cited.
+pub fn refill<'a>(conn: &Connection, numbers: impl Iterator<Item = &'a String>) -> Result<u64> {
+    conn.execute_batch("CREATE TEMP TABLE touched_numbers (fn_norm TEXT PRIMARY KEY)")?;
+    {
+        let mut ins = conn.prepare("INSERT OR IGNORE INTO temp.touched_numbers (fn_norm) VALUES (?1)")?;
+        for n in numbers {
+            ins.execute([n]).context("recording a touched unheld number")?;
+        }
     }
+    let scope = "WHERE fn_norm IN (SELECT fn_norm FROM temp.touched_numbers)";
+    conn.execute_batch(&format!("DELETE FROM unheld_mentions {scope}; DELETE FROM unheld_mention_groups {scope};"))?;
+    let counted = fill(conn, scope)?;
+    conn.execute_batch("DROP TABLE temp.touched_numbers")?;
+    Ok(counted)
+}
+
+/// Counts the mentions and groups of the numbers `scope` (a `WHERE` clause on
+/// `unheld_case_citations`, or empty) selects, one number at a time (memory: the citation rows
+/// of one number).
+fn fill(conn: &Connection, scope: &str) -> Result<u64> {
     // In the order of the covering index `ucc_norm`: a number's rows together, no sort.
     let mut rows = conn.prepare(&format!(
         "SELECT fn_norm, court, court_raw, date, decision_id FROM unheld_case_citations {scope}
@@ -116,21 +125,9 @@ fn first_ids(ids: impl Iterator<Item = i64>) -> String {
     ids.take(FIRST_IDS).map(|id| id.to_string()).collect::<Vec<_>>().join(",")
 }
 
-/// Creates `temp.touched_numbers` holding `numbers`, for [`fill`] with [`Numbers::Touched`].
-pub fn set_touched_numbers<'a>(conn: &Connection, numbers: impl Iterator<Item = &'a String>) -> Result<()> {
-    conn.execute_batch(
-        "DROP TABLE IF EXISTS temp.touched_numbers; CREATE TEMP TABLE touched_numbers (fn_norm TEXT PRIMARY KEY)",
-    )?;
-    let mut ins = conn.prepare("INSERT OR IGNORE INTO temp.touched_numbers (fn_norm) VALUES (?1)")?;
-    for n in numbers {
-        ins.execute([n]).context("recording a touched unheld number")?;
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{Numbers, fill, set_touched_numbers};
+    use super::{fill_all, refill};
     use rusqlite::Connection;
 
     fn store() -> Connection {
@@ -173,7 +170,7 @@ mod tests {
         cite(&conn, "5C1/20", Some("VG Köln"), "VG Köln", Some("2020-01-02"), 2);
         cite(&conn, "5C1/20", Some("VG Köln"), "Verwaltungsgericht Köln", Some("2020-01-02"), 3);
         cite(&conn, "9K7/19", None, "AG X", None, 3);
-        assert_eq!(fill(&conn, Numbers::All).unwrap(), 2);
+        assert_eq!(fill_all(&conn).unwrap(), 2);
         assert_eq!(
             table(&conn, "SELECT fn_norm, ordinal, court_raw, decisions, first_ids FROM unheld_mentions ORDER BY 1, 2"),
             [
@@ -189,8 +186,7 @@ mod tests {
         );
         // A touched number is counted again, the others kept.
         conn.execute("DELETE FROM unheld_case_citations WHERE decision_id = 1", []).unwrap();
-        set_touched_numbers(&conn, ["5C1/20".to_string()].iter()).unwrap();
-        assert_eq!(fill(&conn, Numbers::Touched).unwrap(), 1);
+        assert_eq!(refill(&conn, ["5C1/20".to_string()].iter()).unwrap(), 1);
         assert_eq!(
             table(&conn, "SELECT fn_norm, mentions, decisions, first_ids FROM unheld_mention_groups ORDER BY 1, 2"),
             ["5C1/20 | 0 | 1 | 2", "5C1/20 | 1 | 1 | 3", "9K7/19 | 0 | 1 | 3",]
