@@ -258,8 +258,8 @@ impl Slot {
     /// records a refusal and removes its stamp, so it is never opened on the stamp again.
     fn rehash_in_background(self: &Arc<Self>, g: &Arc<Generation>) {
         let (slot, dir, manifest) = (self.clone(), g.dir.clone(), g.manifest.clone());
-        let rehash = |state, seconds| Rehash { generation: manifest.id.clone(), state, seconds };
-        self.status.lock().expect("status lock").rehash = Some(rehash(RehashState::Hashing, None));
+        self.status.lock().expect("status lock").rehash =
+            Some(Rehash { generation: manifest.id.clone(), state: RehashState::Hashing, seconds: None });
         let spawned = std::thread::Builder::new().name("generation-rehash".into()).spawn(move || {
             lower_this_threads_priority();
             let started = Instant::now();

@@ -79,18 +79,32 @@ impl Collector for MatchingDecisions {
         mut segments: Vec<(SegmentOrdinal, Vec<(u64, Option<i64>)>)>,
     ) -> tantivy::Result<Self::Fruit> {
         segments.sort_by_key(|(segment, _)| *segment);
-        // Row ids are dense (assigned from 1 up), so a bit per id is the cheapest seen-set.
-        let max = segments.iter().flat_map(|(_, found)| found.iter().map(|(id, _)| *id)).max().unwrap_or(0);
-        let mut seen = vec![0u64; (max / 64 + 1) as usize];
+        let mut seen = SeenIds::default();
         let mut out = Vec::with_capacity(segments.iter().map(|(_, found)| found.len()).sum());
         for (id, date) in segments.into_iter().flat_map(|(_, found)| found) {
-            let (word, bit) = ((id / 64) as usize, 1u64 << (id % 64));
-            if seen[word] & bit == 0 {
-                seen[word] |= bit;
+            if seen.insert(id) {
                 out.push((id, date));
             }
         }
         Ok(out)
+    }
+}
+
+/// Decision row ids already seen. Row ids are dense (assigned from 1 up), so a bit per id is
+/// the cheapest set; it grows as ids come.
+#[derive(Default)]
+struct SeenIds(Vec<u64>);
+
+impl SeenIds {
+    /// Adds `id`; false when it was there.
+    fn insert(&mut self, id: u64) -> bool {
+        let (word, bit) = ((id / 64) as usize, 1u64 << (id % 64));
+        if word >= self.0.len() {
+            self.0.resize(word + 1, 0);
+        }
+        let new = self.0[word] & bit == 0;
+        self.0[word] |= bit;
+        new
     }
 }
 
@@ -166,8 +180,7 @@ pub(crate) fn count_decisions_up_to(
 ) -> Result<(usize, bool), ToolError> {
     use tantivy::query::EnableScoring;
     let weight = q.weight(EnableScoring::disabled_from_searcher(searcher))?;
-    // Row ids are dense (from 1 up): a bit per id, grown as ids come.
-    let mut seen: Vec<u64> = Vec::new();
+    let mut seen = SeenIds::default();
     let mut counted = 0;
     for reader in searcher.segment_readers() {
         let ids = reader.fast_fields().u64("decision_id")?;
@@ -182,12 +195,7 @@ pub(crate) fn count_decisions_up_to(
                 && last != Some(id)
             {
                 last = Some(id);
-                let (word, bit) = ((id / 64) as usize, 1u64 << (id % 64));
-                if word >= seen.len() {
-                    seen.resize(word + 1, 0);
-                }
-                if seen[word] & bit == 0 {
-                    seen[word] |= bit;
+                if seen.insert(id) {
                     counted += 1;
                     if counted > cap {
                         return Ok((cap, true));
