@@ -8,6 +8,7 @@
 //! expanded; every change to the caller's words is reported (compounds, corrections, added
 //! terms, dropped words), so an answer never hides how it was broadened.
 
+use crate::query::section_walk::WalkClauses;
 use std::collections::BTreeSet;
 
 use model::{ExpansionReason, ExpansionStatus};
@@ -858,24 +859,16 @@ fn assemble(
     BooleanQuery::new(clauses)
 }
 
-/// [`plan_query`] holding all but one of the concepts (at least), for plans of 2 concepts or
-/// more that restrict; None for shorter ones. A section holding every concept scores as in the
-/// strict query (the same clauses, summed).
-pub fn plan_query_all_but_one(
-    plan: &QueryPlan,
-    fields: &[(Field, f32)],
-    filters: Vec<(Occur, Box<dyn Query>)>,
-) -> Option<BooleanQuery> {
-    let PlanClauses { required, ranking: mut clauses } = concept_clauses(plan, fields, false);
-    if required.len() < 2 {
-        return None;
-    }
-    let n = required.len() - 1;
-    let inner =
-        BooleanQuery::with_minimum_required_clauses(required.into_iter().map(|q| (Occur::Should, q)).collect(), n);
-    clauses.push((Occur::Must, Box::new(inner)));
-    clauses.extend(filters);
-    Some(BooleanQuery::new(clauses))
+/// The clauses of a plan for one walk over the sections ([`crate::query::section_walk`]): one
+/// per concept that restricts, in the plan's order (as [`plan_concept_queries`]), and those
+/// that only rank, as one union (it scores a section the sum of those it holds, as they add to
+/// [`plan_query`]'s score; one scorer to move instead of one per term and field). A section
+/// scores the sum of what it holds, as in [`plan_query`] and in the query holding all but one
+/// concept.
+pub fn plan_walk_clauses(plan: &QueryPlan, fields: &[(Field, f32)], filter: Option<Box<dyn Query>>) -> WalkClauses {
+    let PlanClauses { required, ranking } = concept_clauses(plan, fields, false);
+    let ranking = (!ranking.is_empty()).then(|| Box::new(BooleanQuery::new(ranking)) as Box<dyn Query>);
+    WalkClauses { required, ranking, filter }
 }
 
 /// One query per concept that restricts, with the concept's index in the plan: which documents

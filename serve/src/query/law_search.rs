@@ -10,19 +10,18 @@ use crate::contract::answers::{
     SearchLawsAnswer, SearchSuggestion, SuggestionKind,
 };
 use crate::contract::args::SearchLawsArgs;
-use crate::query::analysis::{
-    QueryPlan, Via, Vocabulary, concept_weight, plan_concept_queries, plan_query, plan_query_all_but_one,
-};
+use crate::query::analysis::{QueryPlan, Via, Vocabulary, concept_weight, plan_concept_queries, plan_walk_clauses};
 use crate::query::identifiers::{find_section, parse_section_citation, resolve_book};
 use crate::query::law_prior::LawPrior;
+use crate::query::section_walk::{WalkLimits, walk_sections};
 use crate::query::text::slice_chars;
 use crate::store::laws::{Law, Section, law_by_id, section_by_id, section_url};
 use index::Generation;
 use model::{MatchMode, SearchMode};
-use tantivy::collector::{Count, TopDocs};
-use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+use tantivy::collector::Count;
+use tantivy::query::{Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, Term};
-use tantivy::{DocAddress, DocSet, Searcher};
+use tantivy::{DocAddress, DocId, DocSet, Score, Searcher};
 
 /// Sections to lift in the ranking: how many of `results` decision results cite each (by
 /// section id). `cross_type_search` lifts the §§ its decision results cite.
@@ -80,15 +79,11 @@ pub fn search_laws_lifted(
             "Send words or a citation, e.g. \"Notwehr\" or \"§ 823 BGB\".",
         ));
     }
-    let law_clause = || -> Vec<(Occur, Box<dyn Query>)> {
-        law_filter
-            .iter()
-            .map(|l| {
-                let t = TermQuery::new(Term::from_field_u64(f.law_id, l.id as u64), IndexRecordOption::Basic);
-                (Occur::Must, Box::new(t) as Box<dyn Query>)
-            })
-            .collect()
-    };
+    // One law's sections only: a clause every result holds (scored alike in all of them).
+    let law_clause = law_filter.as_ref().map(|l| {
+        let t = TermQuery::new(Term::from_field_u64(f.law_id, l.id as u64), IndexRecordOption::Basic);
+        Box::new(t) as Box<dyn Query>
+    });
     let prior = LawPrior::of(g)?;
     let mut match_mode = MatchMode::AllTerms;
     let mut rows = Vec::new();
@@ -104,20 +99,20 @@ pub fn search_laws_lifted(
             (f.law_title, 0.5),
             (f.parts, 0.1),
         ];
-        let strict = plan_query(&plan, &fields, Occur::Must, law_clause());
-        let ranked = |q: &BooleanQuery, n: usize| -> tantivy::Result<(Vec<(f32, tantivy::DocAddress)>, usize)> {
+        let clauses = plan_walk_clauses(&plan, &fields, law_clause);
+        let tweak = |segment: &tantivy::SegmentReader| -> tantivy::Result<Box<dyn Fn(DocId, Score) -> Score>> {
+            let ids = segment.fast_fields().u64("section_id").ok().map(|c| c.first_or_default_col(0));
             let (prior, lift) = (prior.clone(), lift.clone());
-            let top = TopDocs::with_limit(n).tweak_score(move |segment: &tantivy::SegmentReader| {
-                let ids = segment.fast_fields().u64("section_id").ok().map(|c| c.first_or_default_col(0));
-                let (prior, lift) = (prior.clone(), lift.clone());
-                move |doc: tantivy::DocId, score: tantivy::Score| {
-                    let sid = ids.as_ref().map(|c| c.get_val(doc));
-                    score * sid.map(|sid| prior.factor(sid) * lift.factor(sid)).unwrap_or(1.0)
-                }
-            });
-            searcher.search(q, &(top, Count))
+            Ok(Box::new(move |doc: DocId, score: Score| {
+                let sid = ids.as_ref().map(|c| c.get_val(doc));
+                score * sid.map(|sid| prior.factor(sid) * lift.factor(sid)).unwrap_or(1.0)
+            }))
         };
-        let (mut top, count) = ranked(&strict, limit + 1)?;
+        // The sections holding every word, all but one, or any: one walk ranks them all.
+        let limits = WalkLimits { every_word: limit + 1, all_but_one: (limit + 1) * 2, any_word: (limit + 1) * 4 };
+        let mut walk = walk_sections(&searcher, &clauses, limits, &tweak)?;
+        let count = walk.every_word.count;
+        let mut top: Vec<(f32, DocAddress)> = walk.every_word.top.iter().map(|h| (h.score, h.addr)).collect();
         total = count;
         // Lay questions carry words the on-point § does not use ("bei einem Unfall nicht
         // helfen": § 323c StGB says Unglücksfälle; "Aufsichtspflicht der Eltern": § 832 BGB
@@ -127,64 +122,59 @@ pub fn search_laws_lifted(
         // them too: one ranking, each missing word lowering the score.
         let few = count <= limit && plan.concepts.len() > 1;
         // When few hold every word, the sections holding any word are pooled instead, which
-        // include those missing one (one walk over the postings instead of two).
-        let soft = if few { None } else { plan_query_all_but_one(&plan, &fields, law_clause()) };
-        if soft.is_some() || few {
-            let mut pool = top.clone();
+        // include those missing one.
+        let relaxed =
+            if few { Some(walk.complete_any_word(&searcher, &clauses, limits, &tweak)?.clone()) } else { None };
+        let soft = if few { None } else { walk.all_but_one };
+        let soft_used = soft.is_some();
+        if soft_used || few {
+            let mut pool = walk.every_word.top;
             let mut soft_count = 0;
-            if let Some(soft) = &soft {
-                let (more, n) = ranked(soft, (limit + 1) * 2)?;
-                pool.extend(more);
-                soft_count = n;
+            if let Some(soft) = soft {
+                pool.extend(soft.top);
+                soft_count = soft.count;
             }
             let mut relaxed_count = None;
-            if few {
-                let relaxed = plan_query(&plan, &fields, Occur::Should, law_clause());
-                let (more, n) = ranked(&relaxed, (limit + 1) * 4)?;
-                pool.extend(more);
-                relaxed_count = Some(n);
+            if let Some(relaxed) = relaxed {
+                pool.extend(relaxed.top);
+                relaxed_count = Some(relaxed.count);
             }
-            // The queries share their clauses, so a section scores the same in each.
+            // Every mode scores a section the same (the same clauses, summed).
             let mut seen = std::collections::HashSet::new();
-            pool.retain(|(_, a)| seen.insert(*a));
+            pool.retain(|h| seen.insert(h.addr));
             // Which of the caller's words each pooled section holds, and what they weigh: a
             // missing rare word (`misshandeln`) costs more than a missing common one (`Person`).
             let num_docs = searcher.num_docs();
-            let mut held = vec![0f32; pool.len()];
-            let mut words_held = vec![0usize; pool.len()];
-            let mut all_weight = 0f32;
-            let concepts = plan_concept_queries(&plan, &fields);
-            for (_, query) in &concepts {
-                let weight = concept_weight(searcher.search(query.as_ref(), &Count)? as u64, num_docs);
-                all_weight += weight;
-                let holding = matching(&searcher, query.as_ref(), pool.iter().map(|(_, a)| *a))?;
-                for (i, (_, a)) in pool.iter().enumerate() {
-                    if holding.contains(a) {
-                        held[i] += weight;
-                        words_held[i] += 1;
-                    }
-                }
-            }
-            let missing = |i: usize| concepts.len() - words_held[i];
+            let holding = match walk.sections_holding {
+                Some(holding) => holding,
+                // Under a book filter the walk saw only the law's sections; the weights are
+                // the whole index's.
+                None => plan_concept_queries(&plan, &fields)
+                    .iter()
+                    .map(|(_, q)| searcher.search(q.as_ref(), &Count).map(|n| n as u64))
+                    .collect::<tantivy::Result<_>>()?,
+            };
+            let weights: Vec<f32> = holding.iter().map(|df| concept_weight(*df, num_docs)).collect();
+            let all_weight: f32 = weights.iter().sum();
             let mut merged: Vec<(f32, DocAddress, usize)> = pool
                 .iter()
-                .enumerate()
-                .map(|(i, (s, a))| {
-                    let share = if missing(i) == 0 || all_weight <= 0.0 { 1.0 } else { held[i] / all_weight };
-                    (s * share, *a, missing(i))
+                .map(|h| {
+                    let held: f32 = weights.iter().enumerate().filter(|(i, _)| h.holds(*i)).map(|(_, w)| w).sum();
+                    let missing = (0..weights.len()).filter(|i| !h.holds(*i)).count();
+                    let share = if missing == 0 || all_weight <= 0.0 { 1.0 } else { held / all_weight };
+                    (h.score * share, h.addr, missing)
                 })
                 .collect();
             merged.sort_by(|x, y| y.0.total_cmp(&x.0));
             let page_missing = merged.iter().take(limit).map(|(_, _, m)| *m).max().unwrap_or(0);
-            if page_missing > 1 || (page_missing == 1 && soft.is_none()) {
+            if page_missing > 1 || (page_missing == 1 && !soft_used) {
                 match_mode = if count == 0 { MatchMode::AnyTerm } else { MatchMode::RankedByWordsHeld };
                 total = relaxed_count.unwrap_or(total);
             } else if page_missing == 1 {
                 match_mode = MatchMode::AllTermsButOne;
                 total = soft_count;
             }
-            let merged: Vec<(f32, DocAddress)> = merged.into_iter().map(|(s, a, _)| (s, a)).collect();
-            top = merged;
+            top = merged.into_iter().map(|(score, addr, _)| (score, addr)).collect();
         }
         let mut highlighter =
             crate::query::snippets::Highlighter::new(&plan.all_terms().into_iter().collect::<Vec<_>>());
@@ -266,24 +256,6 @@ pub(crate) fn result_row(
         snippet: HighlightedSnippet { text, highlights },
         html_url: section_url(&law.slug, s.label.as_deref()),
     }
-}
-
-/// Which of `docs` `query` matches, exactly: per segment, its scorer is moved to each of them in
-/// order (nothing is scored or collected).
-fn matching(
-    searcher: &Searcher,
-    query: &dyn Query,
-    docs: impl Iterator<Item = DocAddress>,
-) -> tantivy::Result<std::collections::HashSet<DocAddress>> {
-    let weight = query.weight(tantivy::query::EnableScoring::disabled_from_searcher(searcher))?;
-    let mut docs: Vec<DocAddress> = docs.collect();
-    docs.sort();
-    let mut out = std::collections::HashSet::new();
-    for segment in docs.chunk_by(|a, b| a.segment_ord == b.segment_ord) {
-        let mut scorer = weight.scorer(searcher.segment_reader(segment[0].segment_ord), 1.0)?;
-        held_of(&mut scorer, segment, &mut out);
-    }
-    Ok(out)
 }
 
 /// Adds to `out` which of `segment` (one segment's documents, in index order) `docs` holds:

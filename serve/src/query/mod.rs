@@ -14,5 +14,6 @@ pub mod filters;
 pub mod identifiers;
 pub mod law_prior;
 pub mod law_search;
+pub mod section_walk;
 pub mod snippets;
 pub mod text;

@@ -1,0 +1,462 @@
+//! One walk over the statute sections a word query can match, for every way `search_laws`
+//! ranks them at once: the sections holding every word, those holding all but one, those
+//! holding any, each counted and ranked, and how many sections hold each word.
+//!
+//! Why: the same results came from two or three tantivy searches and a count per word, each
+//! walking the words' postings again (half of a lay search's time). Here each clause's scorer
+//! is moved over its postings once. Scores are the sums tantivy's boolean queries give for the
+//! same clauses (each clause scored by its own scorer, held clauses summed), so a section ranks
+//! as it did (the unit test compares both on a three-segment index).
+//!
+//! Invariant: a mode's count and ranking cover exactly the sections its boolean query matches:
+//! - every word: all required clauses held (with no required clause: the ranking clause, or,
+//!   under a filter, every section the filter admits);
+//! - all but one: at least `required - 1` required clauses held (only for 2 or more);
+//! - any: any clause held, or, under a filter, every section the filter admits (a boolean query
+//!   with a `Must` filter treats its `Should` clauses as optional).
+//!
+//! Under a filter every mode also needs the filter's clause, which is then scored too. The
+//! sections holding only the ranking clause matter only to "any", and a walk led by the
+//! required clauses leaves them to [`SectionWalk::complete_any_word`].
+
+use tantivy::query::{EnableScoring, Query, Scorer};
+use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, SegmentReader, TERMINATED};
+
+/// The clauses of a word query, as `search_laws` builds them.
+pub struct WalkClauses {
+    /// One per word that restricts (any of its ways, in any field).
+    pub required: Vec<Box<dyn Query>>,
+    /// Clauses that only rank (added terms, unknown words, alternatives another implies), as
+    /// one union.
+    pub ranking: Option<Box<dyn Query>>,
+    /// A clause every result must hold (one law), scored like the others.
+    pub filter: Option<Box<dyn Query>>,
+}
+
+/// How many of each mode's best sections to keep.
+#[derive(Debug, Clone, Copy)]
+pub struct WalkLimits {
+    pub every_word: usize,
+    pub all_but_one: usize,
+    pub any_word: usize,
+}
+
+/// A ranked section: its score after the caller's tweak, its address, and which required
+/// clauses it holds (bit `i` of word `i / 64`).
+#[derive(Debug, Clone)]
+pub struct WalkHit {
+    pub score: Score,
+    pub addr: DocAddress,
+    pub held: Vec<u64>,
+}
+
+impl WalkHit {
+    /// Whether the section holds required clause `i`.
+    pub fn holds(&self, i: usize) -> bool {
+        self.held.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+}
+
+/// One mode's best sections, best first (ties: the lower address first, as tantivy's top-k),
+/// and how many sections it matches.
+#[derive(Debug, Clone, Default)]
+pub struct Ranked {
+    pub top: Vec<WalkHit>,
+    pub count: usize,
+}
+
+/// What one walk found.
+#[derive(Debug)]
+pub struct SectionWalk {
+    pub every_word: Ranked,
+    /// None with fewer than 2 required clauses.
+    pub all_but_one: Option<Ranked>,
+    /// The sections holding any clause; until [`SectionWalk::complete_any_word`] ran, only
+    /// those holding a required one (unless there is none, or a filter leads).
+    any_word: Ranked,
+    any_word_complete: bool,
+    /// For each required clause, the sections of the whole index that hold it (the filter
+    /// left aside); None under a filter, where the walk does not visit them all.
+    pub sections_holding: Option<Vec<u64>>,
+}
+
+/// The score tweak of one segment (the caller's prior), applied before ranking.
+pub type SegmentTweak<'a> = dyn Fn(&SegmentReader) -> tantivy::Result<Box<dyn Fn(DocId, Score) -> Score>> + 'a;
+
+/// Which documents a walk visits: those of the filter, those holding a required clause, or
+/// those holding a ranking clause and no required one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Lead {
+    Filter,
+    Required,
+    RankingOnly,
+}
+
+/// Walks the sections `clauses` can match, once, and ranks them in every mode. Ranking clauses
+/// are sought only in the sections a required clause leads to (as tantivy does beside a `Must`
+/// clause): the sections holding a ranking clause alone are walked by
+/// [`SectionWalk::complete_any_word`], only when the caller needs them.
+pub fn walk_sections(
+    searcher: &Searcher,
+    clauses: &WalkClauses,
+    limits: WalkLimits,
+    tweak: &SegmentTweak<'_>,
+) -> tantivy::Result<SectionWalk> {
+    let required = clauses.required.len();
+    let lead = match (&clauses.filter, required) {
+        (Some(_), _) => Lead::Filter,
+        (None, 0) => Lead::RankingOnly,
+        (None, _) => Lead::Required,
+    };
+    let mut every = TopHits::new(limits.every_word);
+    let mut soft = TopHits::new(limits.all_but_one);
+    let mut any = TopHits::new(limits.any_word);
+    let mut holding = vec![0u64; required];
+    walk(searcher, clauses, lead, tweak, |hit, n_held, ranking_held| {
+        let in_every = n_held == required && (required > 0 || ranking_held || lead == Lead::Filter);
+        if in_every {
+            every.push(hit.score, hit.addr, hit.held);
+        }
+        if required >= 2 && n_held + 1 >= required {
+            soft.push(hit.score, hit.addr, hit.held);
+        }
+        if n_held > 0 || ranking_held || lead == Lead::Filter {
+            any.push(hit.score, hit.addr, hit.held);
+        }
+        if lead != Lead::Filter {
+            for (i, n) in holding.iter_mut().enumerate() {
+                *n += u64::from(hit.holds(i));
+            }
+        }
+    })?;
+    Ok(SectionWalk {
+        every_word: every.into_ranked(),
+        all_but_one: (required >= 2).then(|| soft.into_ranked()),
+        any_word: any.into_ranked(),
+        any_word_complete: lead != Lead::Required,
+        sections_holding: (lead != Lead::Filter).then_some(holding),
+    })
+}
+
+impl SectionWalk {
+    /// The sections holding any clause, ranked and counted: those holding only ranking clauses
+    /// are walked now if they were not yet.
+    pub fn complete_any_word(
+        &mut self,
+        searcher: &Searcher,
+        clauses: &WalkClauses,
+        limits: WalkLimits,
+        tweak: &SegmentTweak<'_>,
+    ) -> tantivy::Result<&Ranked> {
+        if !self.any_word_complete {
+            let mut more = TopHits::new(limits.any_word);
+            walk(searcher, clauses, Lead::RankingOnly, tweak, |hit, n_held, _| {
+                if n_held == 0 {
+                    more.push(hit.score, hit.addr, hit.held);
+                }
+            })?;
+            let more = more.into_ranked();
+            let mut top: Vec<WalkHit> = std::mem::take(&mut self.any_word.top).into_iter().chain(more.top).collect();
+            top.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.addr.cmp(&b.addr)));
+            top.truncate(limits.any_word);
+            self.any_word = Ranked { top, count: self.any_word.count + more.count };
+            self.any_word_complete = true;
+        }
+        Ok(&self.any_word)
+    }
+}
+
+/// A section a walk visits: its tweaked score, address and the required clauses it holds.
+struct Visit<'a> {
+    score: Score,
+    addr: DocAddress,
+    held: &'a [u64],
+}
+
+impl Visit<'_> {
+    fn holds(&self, i: usize) -> bool {
+        self.held[i / 64] & (1 << (i % 64)) != 0
+    }
+}
+
+/// Moves every clause's scorer over the documents `lead` visits, in index order, and hands
+/// each to `visit` with how many required clauses it holds and whether a ranking one.
+fn walk(
+    searcher: &Searcher,
+    clauses: &WalkClauses,
+    lead: Lead,
+    tweak: &SegmentTweak<'_>,
+    mut visit: impl FnMut(Visit<'_>, usize, bool),
+) -> tantivy::Result<()> {
+    let scoring = EnableScoring::enabled_from_searcher(searcher);
+    let weights = clauses
+        .required
+        .iter()
+        .chain(clauses.ranking.iter())
+        .map(|q| q.weight(scoring))
+        .collect::<tantivy::Result<Vec<_>>>()?;
+    let filter = match lead {
+        Lead::Filter => clauses.filter.as_ref().map(|q| q.weight(scoring)).transpose()?,
+        _ => None,
+    };
+    let required = clauses.required.len();
+    let leads = match lead {
+        Lead::Filter => 0..0,
+        Lead::Required => 0..required,
+        Lead::RankingOnly => required..weights.len(),
+    };
+    let mut held = vec![0u64; required.div_ceil(64).max(1)];
+    for (ord, reader) in searcher.segment_readers().iter().enumerate() {
+        let mut scorers: Vec<Box<dyn Scorer>> =
+            weights.iter().map(|w| w.scorer(reader, 1.0)).collect::<tantivy::Result<_>>()?;
+        let mut filter = filter.as_ref().map(|w| w.scorer(reader, 1.0)).transpose()?;
+        let tweak = tweak(reader)?;
+        loop {
+            let doc = match &filter {
+                Some(f) => f.doc(),
+                None => scorers[leads.clone()].iter().map(|s| s.doc()).min().unwrap_or(TERMINATED),
+            };
+            if doc == TERMINATED {
+                break;
+            }
+            held.iter_mut().for_each(|w| *w = 0);
+            let (mut n_held, mut ranking_held) = (0usize, false);
+            let mut score = filter.as_mut().map_or(0.0, |f| f.score());
+            for (i, s) in scorers.iter_mut().enumerate() {
+                // `seek` wants a target at or after the current doc.
+                if s.doc() < doc {
+                    s.seek(doc);
+                }
+                if s.doc() != doc {
+                    continue;
+                }
+                score += s.score();
+                if i < required {
+                    held[i / 64] |= 1 << (i % 64);
+                    n_held += 1;
+                } else {
+                    ranking_held = true;
+                }
+                if leads.contains(&i) {
+                    s.advance();
+                }
+            }
+            if let Some(f) = filter.as_mut() {
+                f.advance();
+            }
+            let visit_of = Visit { score: tweak(doc, score), addr: DocAddress::new(ord as u32, doc), held: &held };
+            visit(visit_of, n_held, ranking_held);
+        }
+    }
+    Ok(())
+}
+
+/// The `k` best of what is pushed, and how many were pushed. A heap whose top is the worst
+/// kept: higher scores are better, and of equal scores the lower address.
+struct TopHits {
+    k: usize,
+    count: usize,
+    heap: std::collections::BinaryHeap<Worst>,
+}
+
+/// Orders hits so that the heap's greatest is the worst kept one.
+struct Worst(WalkHit);
+
+impl Worst {
+    fn better_than(&self, score: Score, addr: DocAddress) -> bool {
+        self.0.score.total_cmp(&score).then_with(|| addr.cmp(&self.0.addr)).is_gt()
+    }
+}
+
+impl PartialEq for Worst {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+impl Eq for Worst {}
+impl PartialOrd for Worst {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Worst {
+    /// Greater is worse: a lower score, or of equal scores the higher address.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.0.score.total_cmp(&self.0.score).then_with(|| self.0.addr.cmp(&other.0.addr))
+    }
+}
+
+impl TopHits {
+    fn new(k: usize) -> TopHits {
+        TopHits { k, count: 0, heap: std::collections::BinaryHeap::with_capacity(k + 1) }
+    }
+
+    fn push(&mut self, score: Score, addr: DocAddress, held: &[u64]) {
+        self.count += 1;
+        if self.k == 0 {
+            return;
+        }
+        if self.heap.len() == self.k {
+            // The worst kept one stays unless this one is better.
+            if self.heap.peek().is_some_and(|w| w.better_than(score, addr)) {
+                return;
+            }
+            self.heap.pop();
+        }
+        self.heap.push(Worst(WalkHit { score, addr, held: held.to_vec() }));
+    }
+
+    fn into_ranked(self) -> Ranked {
+        let mut top: Vec<Worst> = self.heap.into_vec();
+        top.sort();
+        Ranked { top: top.into_iter().map(|w| w.0).collect(), count: self.count }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{TopHits, WalkClauses, WalkHit, WalkLimits, walk_sections};
+    use tantivy::collector::{Count, TopDocs};
+    use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
+    use tantivy::schema::{INDEXED, IndexRecordOption, Schema, TEXT};
+    use tantivy::{DocAddress, DocId, Index, Score, TantivyDocument, Term};
+
+    fn addrs(top: &[WalkHit]) -> Vec<(f32, u32)> {
+        top.iter().map(|h| (h.score, h.addr.doc_id)).collect()
+    }
+
+    #[test]
+    fn the_top_keeps_the_best_scores_and_of_equal_ones_the_lower_address() {
+        let mut top = TopHits::new(3);
+        for (score, doc) in [(1.0, 0), (3.0, 1), (2.0, 2), (3.0, 3), (2.0, 4), (0.5, 5), (3.0, 6)] {
+            top.push(score, DocAddress::new(0, doc), &[0]);
+        }
+        let ranked = top.into_ranked();
+        assert_eq!(ranked.count, 7);
+        assert_eq!(addrs(&ranked.top), vec![(3.0, 1), (3.0, 3), (3.0, 6)]);
+        let mut top = TopHits::new(4);
+        for (score, doc) in [(2.0, 9), (1.0, 0), (2.0, 2), (3.0, 3)] {
+            top.push(score, DocAddress::new(0, doc), &[0]);
+        }
+        assert_eq!(addrs(&top.into_ranked().top), vec![(3.0, 3), (2.0, 2), (2.0, 9), (1.0, 0)]);
+    }
+
+    /// A tantivy index of 600 texts in three segments: each text holds some of the words
+    /// `alpha` … `eta`, some several times, and belongs to law 1 or 2.
+    fn corpus() -> (Index, tantivy::schema::Field, tantivy::schema::Field, tantivy::schema::Field) {
+        let mut b = Schema::builder();
+        let (text, heading, law) =
+            (b.add_text_field("text", TEXT), b.add_text_field("heading", TEXT), b.add_u64_field("law", INDEXED));
+        let index = Index::create_in_ram(b.build());
+        let mut w = index.writer::<TantivyDocument>(15_000_000).unwrap();
+        let words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta"];
+        let mut x: u64 = 7;
+        for i in 0..600u64 {
+            let mut body = Vec::new();
+            for (k, word) in words.iter().enumerate() {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let times = (x >> 33) % (3 + k as u64);
+                body.extend(std::iter::repeat_n(*word, times.saturating_sub(1) as usize));
+            }
+            body.extend(std::iter::repeat_n("filler", (i % 13) as usize));
+            let mut doc = TantivyDocument::new();
+            doc.add_text(text, body.join(" "));
+            doc.add_text(heading, if i % 5 == 0 { "alpha" } else { "none" });
+            doc.add_u64(law, 1 + i % 2);
+            w.add_document(doc).unwrap();
+            if i % 200 == 199 {
+                w.commit().unwrap();
+            }
+        }
+        w.commit().unwrap();
+        (index, text, heading, law)
+    }
+
+    #[test]
+    fn one_walk_counts_and_ranks_as_the_three_boolean_queries_do() {
+        let (index, text, heading, law) = corpus();
+        let searcher = index.reader().unwrap().searcher();
+        assert_eq!(searcher.segment_readers().len(), 3);
+        let term = |f, w: &str, boost: f32| -> Box<dyn Query> {
+            let q = TermQuery::new(Term::from_field_text(f, w), IndexRecordOption::WithFreqs);
+            Box::new(BoostQuery::new(Box::new(q), boost))
+        };
+        let union = |qs: Vec<Box<dyn Query>>| -> Box<dyn Query> {
+            Box::new(BooleanQuery::new(qs.into_iter().map(|q| (Occur::Should, q)).collect()))
+        };
+        let required = || -> Vec<Box<dyn Query>> {
+            vec![
+                union(vec![term(text, "alpha", 1.0), term(heading, "alpha", 3.0)]),
+                union(vec![term(text, "beta", 1.0), term(text, "gamma", 0.8)]),
+                term(text, "delta", 1.0),
+                term(text, "epsilon", 1.0),
+            ]
+        };
+        let ranking = || union(vec![term(text, "zeta", 0.5), term(text, "eta", 0.5)]);
+        let law_clause =
+            || -> Box<dyn Query> { Box::new(TermQuery::new(Term::from_field_u64(law, 1), IndexRecordOption::Basic)) };
+        let limits = WalkLimits { every_word: 7, all_but_one: 9, any_word: 11 };
+        let no_tweak = |_: &tantivy::SegmentReader| -> tantivy::Result<Box<dyn Fn(DocId, Score) -> Score>> {
+            Ok(Box::new(|_, s| s))
+        };
+        for filtered in [false, true] {
+            let filter = || filtered.then(law_clause).into_iter().map(|q| (Occur::Must, q));
+            let clauses =
+                WalkClauses { required: required(), ranking: Some(ranking()), filter: filtered.then(law_clause) };
+            let mut walk = walk_sections(&searcher, &clauses, limits, &no_tweak).unwrap();
+            let every = BooleanQuery::new(
+                std::iter::once((Occur::Should, ranking()))
+                    .chain(required().into_iter().map(|q| (Occur::Must, q)))
+                    .chain(filter())
+                    .collect(),
+            );
+            let soft_inner = BooleanQuery::with_minimum_required_clauses(
+                required().into_iter().map(|q| (Occur::Should, q)).collect(),
+                3,
+            );
+            let soft = BooleanQuery::new(
+                [(Occur::Should, ranking()), (Occur::Must, Box::new(soft_inner) as Box<dyn Query>)]
+                    .into_iter()
+                    .chain(filter())
+                    .collect(),
+            );
+            let any = BooleanQuery::new(
+                std::iter::once((Occur::Should, ranking()))
+                    .chain(required().into_iter().map(|q| (Occur::Should, q)))
+                    .chain(filter())
+                    .collect(),
+            );
+            let expect = |q: &BooleanQuery, k: usize| {
+                searcher.search(q, &(TopDocs::with_limit(k).order_by_score(), Count)).unwrap()
+            };
+            let same = |what: &str, got: &super::Ranked, (top, count): (Vec<(Score, DocAddress)>, usize)| {
+                assert_eq!(got.count, count, "{what} (filtered: {filtered}): count");
+                let got_top: Vec<DocAddress> = got.top.iter().map(|h| h.addr).collect();
+                let want_top: Vec<DocAddress> = top.iter().map(|(_, a)| *a).collect();
+                assert_eq!(got_top, want_top, "{what} (filtered: {filtered}): ranking");
+                for (h, (s, _)) in got.top.iter().zip(&top) {
+                    assert!((h.score - s).abs() < 1e-4, "{what}: score {} vs {s}", h.score);
+                }
+            };
+            same("every word", &walk.every_word, expect(&every, 7));
+            same("all but one", walk.all_but_one.as_ref().unwrap(), expect(&soft, 9));
+            let any_word = walk.complete_any_word(&searcher, &clauses, limits, &no_tweak).unwrap().clone();
+            same("any word", &any_word, expect(&any, 11));
+            // The modes differ here, and each keeps fewer than it counts.
+            let soft_count = walk.all_but_one.as_ref().unwrap().count;
+            assert!(7 < walk.every_word.count && walk.every_word.count < soft_count && soft_count < any_word.count);
+            // Each kept section says which required clauses it holds.
+            for h in &walk.every_word.top {
+                assert!((0..4).all(|i| h.holds(i)));
+            }
+            match &walk.sections_holding {
+                Some(holding) => {
+                    for (i, q) in required().iter().enumerate() {
+                        assert_eq!(holding[i], searcher.search(q.as_ref(), &Count).unwrap() as u64, "clause {i}");
+                    }
+                }
+                None => assert!(filtered),
+            }
+        }
+    }
+}
