@@ -101,11 +101,11 @@ pub fn search_laws_lifted(
         ];
         let clauses = plan_walk_clauses(&plan, &fields, law_clause);
         let tweak = |segment: &tantivy::SegmentReader| -> tantivy::Result<Box<dyn Fn(DocId, Score) -> Score>> {
-            let ids = segment.fast_fields().u64("section_id").ok().map(|c| c.first_or_default_col(0));
-            let (prior, lift) = (prior.clone(), lift.clone());
+            let (by_doc, lift) = (prior.segment(segment)?, lift.clone());
             Ok(Box::new(move |doc: DocId, score: Score| {
-                let sid = ids.as_ref().map(|c| c.get_val(doc));
-                score * sid.map(|sid| prior.factor(sid) * lift.factor(sid)).unwrap_or(1.0)
+                let at = doc as usize;
+                let lifted = if lift.cited.is_empty() { 1.0 } else { lift.factor(by_doc.section[at]) };
+                score * by_doc.factor[at] * lifted
             }))
         };
         // The sections holding every word, all but one, or any: one walk ranks them all.
@@ -123,8 +123,7 @@ pub fn search_laws_lifted(
         let few = count <= limit && plan.concepts.len() > 1;
         // When few hold every word, the sections holding any word are pooled instead, which
         // include those missing one.
-        let relaxed =
-            if few { Some(walk.complete_any_word(&searcher, &clauses, limits, &tweak)?.clone()) } else { None };
+        let relaxed = if few { Some(walk.complete_any_word(&searcher, &tweak)?.clone()) } else { None };
         let soft = if few { None } else { walk.all_but_one };
         let soft_used = soft.is_some();
         if soft_used || few {

@@ -19,7 +19,7 @@
 //! sections holding only the ranking clause matter only to "any", and a walk led by the
 //! required clauses leaves them to [`SectionWalk::complete_any_word`].
 
-use tantivy::query::{EnableScoring, Query, Scorer};
+use tantivy::query::{EnableScoring, Query, Scorer, Weight};
 use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, SegmentReader, TERMINATED};
 
 /// The clauses of a word query, as `search_laws` builds them.
@@ -66,7 +66,6 @@ pub struct Ranked {
 }
 
 /// What one walk found.
-#[derive(Debug)]
 pub struct SectionWalk {
     pub every_word: Ranked,
     /// None with fewer than 2 required clauses.
@@ -78,6 +77,8 @@ pub struct SectionWalk {
     /// For each required clause, the sections of the whole index that hold it (the filter
     /// left aside); None under a filter, where the walk does not visit them all.
     pub sections_holding: Option<Vec<u64>>,
+    weights: ClauseWeights,
+    any_limit: usize,
 }
 
 /// The score tweak of one segment (the caller's prior), applied before ranking.
@@ -90,6 +91,26 @@ enum Lead {
     Filter,
     Required,
     RankingOnly,
+}
+
+/// The clauses' weights (their scoring statistics), made once for both walks.
+struct ClauseWeights {
+    /// The required clauses, then the ranking one.
+    clauses: Vec<Box<dyn Weight>>,
+    required: usize,
+    filter: Option<Box<dyn Weight>>,
+}
+
+impl ClauseWeights {
+    fn new(searcher: &Searcher, clauses: &WalkClauses) -> tantivy::Result<ClauseWeights> {
+        let scoring = EnableScoring::enabled_from_searcher(searcher);
+        let weights = clauses.required.iter().chain(clauses.ranking.iter()).map(|q| q.weight(scoring));
+        Ok(ClauseWeights {
+            clauses: weights.collect::<tantivy::Result<_>>()?,
+            required: clauses.required.len(),
+            filter: clauses.filter.as_ref().map(|q| q.weight(scoring)).transpose()?,
+        })
+    }
 }
 
 /// Walks the sections `clauses` can match, once, and ranks them in every mode. Ranking clauses
@@ -112,7 +133,8 @@ pub fn walk_sections(
     let mut soft = TopHits::new(limits.all_but_one);
     let mut any = TopHits::new(limits.any_word);
     let mut holding = vec![0u64; required];
-    walk(searcher, clauses, lead, tweak, |hit, n_held, ranking_held| {
+    let weights = ClauseWeights::new(searcher, clauses)?;
+    walk(searcher, &weights, lead, tweak, |hit, n_held, ranking_held| {
         let in_every = n_held == required && (required > 0 || ranking_held || lead == Lead::Filter);
         if in_every {
             every.push(hit.score, hit.addr, hit.held);
@@ -135,22 +157,18 @@ pub fn walk_sections(
         any_word: any.into_ranked(),
         any_word_complete: lead != Lead::Required,
         sections_holding: (lead != Lead::Filter).then_some(holding),
+        weights,
+        any_limit: limits.any_word,
     })
 }
 
 impl SectionWalk {
     /// The sections holding any clause, ranked and counted: those holding only ranking clauses
     /// are walked now if they were not yet.
-    pub fn complete_any_word(
-        &mut self,
-        searcher: &Searcher,
-        clauses: &WalkClauses,
-        limits: WalkLimits,
-        tweak: &SegmentTweak<'_>,
-    ) -> tantivy::Result<&Ranked> {
+    pub fn complete_any_word(&mut self, searcher: &Searcher, tweak: &SegmentTweak<'_>) -> tantivy::Result<&Ranked> {
         if !self.any_word_complete {
-            let mut more = TopHits::new(limits.any_word);
-            walk(searcher, clauses, Lead::RankingOnly, tweak, |hit, n_held, _| {
+            let mut more = TopHits::new(self.any_limit);
+            walk(searcher, &self.weights, Lead::RankingOnly, tweak, |hit, n_held, _| {
                 if n_held == 0 {
                     more.push(hit.score, hit.addr, hit.held);
                 }
@@ -158,7 +176,7 @@ impl SectionWalk {
             let more = more.into_ranked();
             let mut top: Vec<WalkHit> = std::mem::take(&mut self.any_word.top).into_iter().chain(more.top).collect();
             top.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.addr.cmp(&b.addr)));
-            top.truncate(limits.any_word);
+            top.truncate(self.any_limit);
             self.any_word = Ranked { top, count: self.any_word.count + more.count };
             self.any_word_complete = true;
         }
@@ -183,23 +201,14 @@ impl Visit<'_> {
 /// each to `visit` with how many required clauses it holds and whether a ranking one.
 fn walk(
     searcher: &Searcher,
-    clauses: &WalkClauses,
+    weights: &ClauseWeights,
     lead: Lead,
     tweak: &SegmentTweak<'_>,
     mut visit: impl FnMut(Visit<'_>, usize, bool),
 ) -> tantivy::Result<()> {
-    let scoring = EnableScoring::enabled_from_searcher(searcher);
-    let weights = clauses
-        .required
-        .iter()
-        .chain(clauses.ranking.iter())
-        .map(|q| q.weight(scoring))
-        .collect::<tantivy::Result<Vec<_>>>()?;
-    let filter = match lead {
-        Lead::Filter => clauses.filter.as_ref().map(|q| q.weight(scoring)).transpose()?,
-        _ => None,
-    };
-    let required = clauses.required.len();
+    let ClauseWeights { clauses: weights, required, filter } = weights;
+    let required = *required;
+    let filter = if lead == Lead::Filter { filter.as_ref() } else { None };
     let leads = match lead {
         Lead::Filter => 0..0,
         Lead::Required => 0..required,
@@ -209,7 +218,7 @@ fn walk(
     for (ord, reader) in searcher.segment_readers().iter().enumerate() {
         let mut scorers: Vec<Box<dyn Scorer>> =
             weights.iter().map(|w| w.scorer(reader, 1.0)).collect::<tantivy::Result<_>>()?;
-        let mut filter = filter.as_ref().map(|w| w.scorer(reader, 1.0)).transpose()?;
+        let mut filter = filter.map(|w| w.scorer(reader, 1.0)).transpose()?;
         let tweak = tweak(reader)?;
         loop {
             let doc = match &filter {
@@ -440,7 +449,7 @@ mod tests {
             };
             same("every word", &walk.every_word, expect(&every, 7));
             same("all but one", walk.all_but_one.as_ref().unwrap(), expect(&soft, 9));
-            let any_word = walk.complete_any_word(&searcher, &clauses, limits, &no_tweak).unwrap().clone();
+            let any_word = walk.complete_any_word(&searcher, &no_tweak).unwrap().clone();
             same("any word", &any_word, expect(&any, 11));
             // The modes differ here, and each keeps fewer than it counts.
             let soft_count = walk.all_but_one.as_ref().unwrap().count;
