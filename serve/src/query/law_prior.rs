@@ -31,6 +31,8 @@ pub struct LawPrior {
 pub struct SegmentPrior {
     pub section: Vec<u64>,
     pub factor: Vec<f32>,
+    /// The largest of `factor`.
+    pub max_factor: f32,
 }
 
 /// Keys of units that are not norms.
@@ -118,8 +120,9 @@ impl LawPrior {
     fn segment_of(&self, reader: &SegmentReader) -> tantivy::Result<SegmentPrior> {
         let ids = reader.fast_fields().u64("section_id")?.first_or_default_col(0);
         let section: Vec<u64> = (0..reader.max_doc()).map(|doc| ids.get_val(doc)).collect();
-        let factor = section.iter().map(|sid| self.factor(*sid)).collect();
-        Ok(SegmentPrior { section, factor })
+        let factor: Vec<f32> = section.iter().map(|sid| self.factor(*sid)).collect();
+        let max_factor = factor.iter().copied().fold(0.0, f32::max);
+        Ok(SegmentPrior { section, factor, max_factor })
     }
 
     /// The factor a section's text score is multiplied by.

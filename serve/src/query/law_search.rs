@@ -13,7 +13,7 @@ use crate::contract::args::SearchLawsArgs;
 use crate::query::analysis::{QueryPlan, Via, Vocabulary, concept_weight, plan_concept_queries, plan_walk_clauses};
 use crate::query::identifiers::{find_section, parse_section_citation, resolve_book};
 use crate::query::law_prior::LawPrior;
-use crate::query::section_walk::{WalkLimits, walk_sections};
+use crate::query::section_walk::{Tweak, WalkLimits, walk_sections};
 use crate::query::text::slice_chars;
 use crate::store::laws::{Law, Section, law_by_id, section_by_id, section_url};
 use index::Generation;
@@ -32,6 +32,11 @@ pub struct SectionLift {
 }
 
 impl SectionLift {
+    /// The largest [`SectionLift::factor`] of any section.
+    fn max_factor(&self) -> f32 {
+        if self.cited.is_empty() { 1.0 } else { 2.0 }
+    }
+
     /// 1 for a § no result cites, up to 2 for one every result cites.
     fn factor(&self, section_id: u64) -> f32 {
         match self.cited.get(&section_id) {
@@ -100,13 +105,15 @@ pub fn search_laws_lifted(
             (f.parts, 0.1),
         ];
         let clauses = plan_walk_clauses(&plan, &fields, law_clause);
-        let tweak = |segment: &tantivy::SegmentReader| -> tantivy::Result<Box<dyn Fn(DocId, Score) -> Score>> {
+        let tweak = |segment: &tantivy::SegmentReader| -> tantivy::Result<Tweak> {
             let (by_doc, lift) = (prior.segment(segment)?, lift.clone());
-            Ok(Box::new(move |doc: DocId, score: Score| {
+            let max_factor = by_doc.max_factor * lift.max_factor();
+            let apply = move |doc: DocId, score: Score| {
                 let at = doc as usize;
                 let lifted = if lift.cited.is_empty() { 1.0 } else { lift.factor(by_doc.section[at]) };
                 score * by_doc.factor[at] * lifted
-            }))
+            };
+            Ok(Tweak { apply: Box::new(apply), max_factor })
         };
         // The sections holding every word, all but one, or any: one walk ranks them all.
         let limits = WalkLimits { every_word: limit + 1, all_but_one: (limit + 1) * 2, any_word: (limit + 1) * 4 };
