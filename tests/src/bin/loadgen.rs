@@ -59,6 +59,10 @@ fn main() {
             }
         })
         .collect();
+    if reqs.is_empty() {
+        eprintln!("loadgen: {} holds no request; write one per line: `GET URL` or `POST URL BODY`", a.spec.display());
+        std::process::exit(2);
+    }
     for r in &reqs {
         let u = match r {
             Req::Get(u) | Req::Post(u, _) => u,
