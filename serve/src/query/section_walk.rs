@@ -53,8 +53,13 @@ pub struct WalkHit {
 impl WalkHit {
     /// Whether the section holds required clause `i`.
     pub fn holds(&self, i: usize) -> bool {
-        self.held.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+        holds(&self.held, i)
     }
+}
+
+/// Whether bit `i` of `held` (bit `i % 64` of word `i / 64`) is set.
+fn holds(held: &[u64], i: usize) -> bool {
+    held.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
 }
 
 /// One mode's best sections, best first (ties: the lower address first, as tantivy's top-k),
@@ -203,7 +208,7 @@ struct Visit<'a> {
 
 impl Visit<'_> {
     fn holds(&self, i: usize) -> bool {
-        self.held[i / 64] & (1 << (i % 64)) != 0
+        holds(self.held, i)
     }
 
     fn score(&self) -> Score {
