@@ -149,6 +149,8 @@ specs = {
     "get_decision by file number": [tool("get_decision", {"id": f, "length": 2000}) for f in fns[:200]],
     "filter_cases": [tool("filter_cases", {"court": c, "limit": 20}) for c in ["BVerwG", "VG Berlin", "OVG Berlin-Brandenburg"]] + [tool("filter_cases", {"date_from": "2010-01-01", "limit": 20})],
     "search_decisions": [tool("search_decisions", {"query": q}) for q in ["Informationsfreiheit", "Betriebsgeheimnis", "Akteneinsicht Behörde", "Umweltinformation"]],
+    # Sorted with words: every matching decision is read to sort them (it grows with N).
+    "search_decisions sorted by date": [tool("search_decisions", {"query": q, "sort": "date"}) for q in ["Informationsfreiheit", "Betriebsgeheimnis", "Akteneinsicht Behörde", "Umweltinformation"]],
     "search_laws": [tool("search_laws", {"query": q}) for q in ["Notwehr", "Kündigung", "Schadensersatz", "Datenschutz"]],
     "get_law_section": [tool("get_law_section", {"book": b, "section": s}) for b, s in [("BGB", "823"), ("StGB", "32"), ("IFG", "3"), ("VwGO", "80")]],
     "check_citations (5,000 chars)": [tool("check_citations", {"text": t[:5000]}) for t in texts[:20]],
