@@ -63,6 +63,7 @@ peers:
 
 bench: venv
 	cargo build --workspace --release
+	cargo build --release -p serve --example search_timing
 	@scripts/bench.sh
 
 # Only the server load test of `make bench` (mixed load during publishes, slow clients,

@@ -181,6 +181,9 @@ for line in open(sys.argv[1]):
 	"$shared/benchmarks/lay-dev.jsonl" "$dbase" > "$work/lsearch.rest"
 "$bin/loadgen" --spec "$work/lsearch.rest" --concurrency 8 --requests 200 --label warmup >/dev/null
 "$bin/loadgen" --spec "$work/lsearch.rest" --concurrency 8 --requests 4000 --label "lay-dev search_laws c8 (goal p99 < 10 ms)" | tee -a "$out/latest.txt"
+# The same questions in-process, one thread, no HTTP (`serve/examples/search_timing.rs`): the
+# figure to compare builds by, since the loaded server's throughput varies by about 10% here.
+log "lay-dev search_laws in-process: $(LAWS=1 "$bin/examples/search_timing" "$ddata" "$shared/benchmarks/lay-dev.jsonl" | tail -1) [before the one walk (3e617a1): 1.19-1.33 ms]"
 for spec in dsearch.rest dget.rest; do
 	"$bin/loadgen" --spec "$work/$spec" --concurrency 8 --requests 200 --label warmup >/dev/null
 	"$bin/loadgen" --spec "$work/$spec" --concurrency 8 --requests 4000 --label "$spec (goal p99 < 15 ms)" | tee -a "$out/latest.txt"
