@@ -130,10 +130,9 @@ pub fn search_laws_lifted(
         let few = count <= limit && plan.concepts.len() > 1;
         // When few hold every word, the sections holding any word are pooled instead, which
         // include those missing one.
-        let relaxed = if few { Some(walk.complete_any_word(&searcher, &tweak)?.clone()) } else { None };
+        let relaxed = if few { Some(walk.take_any_word(&searcher, &tweak)?) } else { None };
         let soft = if few { None } else { walk.all_but_one };
-        let soft_used = soft.is_some();
-        if soft_used || few {
+        if soft.is_some() || few {
             let mut pool = walk.every_word.top;
             let mut soft_count = 0;
             if let Some(soft) = soft {
@@ -173,7 +172,7 @@ pub fn search_laws_lifted(
                 .collect();
             merged.sort_by(|x, y| y.0.total_cmp(&x.0));
             let page_missing = merged.iter().take(limit).map(|(_, _, m)| *m).max().unwrap_or(0);
-            if page_missing > 1 || (page_missing == 1 && !soft_used) {
+            if page_missing > 1 || (page_missing == 1 && few) {
                 match_mode = if count == 0 { MatchMode::AnyTerm } else { MatchMode::RankedByWordsHeld };
                 total = relaxed_count.unwrap_or(total);
             } else if page_missing == 1 {

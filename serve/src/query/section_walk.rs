@@ -17,7 +17,7 @@
 //!
 //! Under a filter every mode also needs the filter's clause, which is then scored too. The
 //! sections holding only the ranking clause matter only to "any", and a walk led by the
-//! required clauses leaves them to [`SectionWalk::complete_any_word`].
+//! required clauses leaves them to [`SectionWalk::take_any_word`].
 
 use tantivy::query::{EnableScoring, Query, Scorer, Weight};
 use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, SegmentReader, TERMINATED};
@@ -55,6 +55,12 @@ impl WalkHit {
     pub fn holds(&self, i: usize) -> bool {
         holds(&self.held, i)
     }
+
+    /// The ranking order: the higher score first, of equal scores the lower address (as
+    /// tantivy's top-k).
+    fn best_first(a: &WalkHit, b: &WalkHit) -> std::cmp::Ordering {
+        b.score.total_cmp(&a.score).then_with(|| a.addr.cmp(&b.addr))
+    }
 }
 
 /// Whether bit `i` of `held` (bit `i % 64` of word `i / 64`) is set.
@@ -75,7 +81,7 @@ pub struct SectionWalk {
     pub every_word: Ranked,
     /// None with fewer than 2 required clauses.
     pub all_but_one: Option<Ranked>,
-    /// The sections holding any clause; until [`SectionWalk::complete_any_word`] ran, only
+    /// The sections holding any clause; until [`SectionWalk::take_any_word`] ran, only
     /// those holding a required one (unless there is none, or a filter leads).
     any_word: Ranked,
     any_word_complete: bool,
@@ -128,7 +134,7 @@ impl ClauseWeights {
 /// Walks the sections `clauses` can match, once, and ranks them in every mode. Ranking clauses
 /// are sought only in the sections a required clause leads to (as tantivy does beside a `Must`
 /// clause): the sections holding a ranking clause alone are walked by
-/// [`SectionWalk::complete_any_word`], only when the caller needs them.
+/// [`SectionWalk::take_any_word`], only when the caller needs them.
 pub fn walk_sections(
     searcher: &Searcher,
     clauses: &WalkClauses,
@@ -175,9 +181,9 @@ pub fn walk_sections(
 }
 
 impl SectionWalk {
-    /// The sections holding any clause, ranked and counted: those holding only ranking clauses
-    /// are walked now if they were not yet.
-    pub fn complete_any_word(&mut self, searcher: &Searcher, tweak: &SegmentTweak<'_>) -> tantivy::Result<&Ranked> {
+    /// The sections holding any clause, ranked and counted, handed over (a second call gets
+    /// none): those holding only ranking clauses are walked now if they were not yet.
+    pub fn take_any_word(&mut self, searcher: &Searcher, tweak: &SegmentTweak<'_>) -> tantivy::Result<Ranked> {
         if !self.any_word_complete {
             let mut more = TopHits::new(self.any_limit);
             walk(searcher, &self.weights, Lead::RankingOnly, tweak, |hit, n_held, _| {
@@ -187,12 +193,12 @@ impl SectionWalk {
             })?;
             let more = more.into_ranked();
             let mut top: Vec<WalkHit> = std::mem::take(&mut self.any_word.top).into_iter().chain(more.top).collect();
-            top.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.addr.cmp(&b.addr)));
+            top.sort_by(WalkHit::best_first);
             top.truncate(self.any_limit);
             self.any_word = Ranked { top, count: self.any_word.count + more.count };
             self.any_word_complete = true;
         }
-        Ok(&self.any_word)
+        Ok(std::mem::take(&mut self.any_word))
     }
 }
 
@@ -322,7 +328,7 @@ impl PartialOrd for Worst {
 impl Ord for Worst {
     /// Greater is worse: a lower score, or of equal scores the higher address.
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        other.0.score.total_cmp(&self.0.score).then_with(|| self.0.addr.cmp(&other.0.addr))
+        WalkHit::best_first(&self.0, &other.0)
     }
 }
 
@@ -498,7 +504,7 @@ mod tests {
             };
             same("every word", &walk.every_word, expect(&every, 7));
             same("all but one", walk.all_but_one.as_ref().unwrap(), expect(&soft, 9));
-            let any_word = walk.complete_any_word(&searcher, &tweak).unwrap().clone();
+            let any_word = walk.take_any_word(&searcher, &tweak).unwrap();
             same("any word", &any_word, expect(&any, 11));
             // The modes differ here, and each keeps fewer than it counts.
             let soft_count = walk.all_but_one.as_ref().unwrap().count;
