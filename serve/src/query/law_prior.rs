@@ -126,7 +126,7 @@ impl LawPrior {
     }
 
     /// The factor a section's text score is multiplied by.
-    pub fn factor(&self, section_id: u64) -> f32 {
+    fn factor(&self, section_id: u64) -> f32 {
         usize::try_from(section_id).ok().and_then(|i| self.factor.get(i)).copied().unwrap_or(1.0)
     }
 
