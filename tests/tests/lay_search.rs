@@ -97,6 +97,32 @@ fn everyday_words_find_the_statutes_terms_and_the_answer_says_what_was_added() {
 }
 
 #[test]
+fn a_dictionary_phrase_the_query_holds_only_as_a_compound_part_still_matches_the_lay_word_alone() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    // `Nebenkostenabrechnung` → `Betriebskosten; Abrechnung` (§ 556 BGB): the compound's parts
+    // hold `abrechn`, but only beside `nebenkost`; the entry's phrase `Abrechnung` alone is a
+    // way to match the word all the same, and the answer names it among the added terms.
+    let v = search(&c, &server, "search_laws", json!({"query": "Nebenkostenabrechnung"}));
+    let added = v["query_expansion"]["added_terms"].as_array().unwrap();
+    let entry =
+        added.iter().find(|e| e["for"] == json!("Nebenkostenabrechnung")).unwrap_or_else(|| panic!("{added:?}"));
+    assert!(entry["index_terms"].as_array().unwrap().contains(&json!("abrechn")), "{entry}");
+    assert_eq!(top(&v, 1), vec![("BGB".to_string(), "556".to_string())], "{:?}", top(&v, 5));
+    // A phrase one of the caller's own words holds adds no way to match: `Einspruch` is
+    // matched as the word itself, never also as a dictionary term of `Steuerbescheid`.
+    let v = search(&c, &server, "search_laws", json!({"query": "Einspruch gegen den Steuerbescheid"}));
+    for row in v["results"].as_array().unwrap() {
+        for w in row["matched_by"]["words"].as_array().into_iter().flatten() {
+            if w["word"] == json!("Steuerbescheid") && w["via"] == json!("legal_register") {
+                assert_ne!(w["terms"], json!(["einspruch"]), "{row}");
+            }
+        }
+    }
+}
+
+#[test]
 fn every_dictionary_entry_of_a_sample_law_names_a_section_that_holds_its_terms() {
     let data = legal_tests::sample_data_dir();
     let server = Server::start(data.path(), &[]);

@@ -722,17 +722,6 @@ impl QueryPlan {
             .collect();
         let mut added = Vec::new();
         for entry in register().matching(&lay_held) {
-            let new: Vec<String> = entry.legal_terms.iter().filter(|t| !held.contains(*t)).cloned().collect();
-            if new.is_empty() {
-                continue;
-            }
-            // Each legal phrase is one more way to match each of the entry's lay words (all of
-            // the phrase's terms); the phrase's terms also rank on their own.
-            let phrases: Vec<&Vec<String>> = entry
-                .phrases
-                .iter()
-                .filter(|terms| !terms.is_empty() && !terms.iter().all(|t| held.contains(t)))
-                .collect();
             let mut lay_concepts: Vec<usize> = entry
                 .lay_terms
                 .iter()
@@ -745,6 +734,30 @@ impl QueryPlan {
             lay_concepts.sort_unstable();
             lay_concepts.dedup();
             let lay_words = lay_concepts.len();
+            // Each legal phrase is one more way to match each of the entry's lay words (all of
+            // the phrase's terms), unless the query holds it already: one of its words, or
+            // one way to match a word, lies within the phrase. The query may hold a phrase's
+            // terms only beside others: `Arbeitszeugnis` holds `zeugnis` as a compound part,
+            // beside `arbeit`, and `Zeugnis` alone (§ 109 GewO) is the way the entry adds.
+            let implied = |terms: &Vec<String>| {
+                self.concepts.iter().flat_map(|c| &c.alternatives).any(|a| a.terms.iter().all(|t| terms.contains(t)))
+            };
+            let phrases: Vec<&Vec<String>> = entry
+                .phrases
+                .iter()
+                .filter(|terms| !terms.is_empty() && (!terms.iter().all(|t| held.contains(t)) || !implied(terms)))
+                .collect();
+            // The terms the entry adds: those the query did not hold, and those of a phrase
+            // that is a new way to match.
+            let mut new: Vec<String> = entry.legal_terms.iter().filter(|t| !held.contains(*t)).cloned().collect();
+            for t in phrases.iter().copied().flatten() {
+                if !new.contains(t) {
+                    new.push(t.clone());
+                }
+            }
+            if new.is_empty() {
+                continue;
+            }
             for at in lay_concepts {
                 let c = &mut self.concepts[at];
                 for terms in &phrases {
