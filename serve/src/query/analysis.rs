@@ -16,7 +16,10 @@ use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, Query, Ter
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Searcher, Term};
 
-use crate::contract::answers::{CompoundSplit, JoinedCompound, QueryAnalysis, TypoCorrection, VerbForm, WordForm};
+use crate::contract::answers::{
+    CompoundSplit, EverydayWord, JoinedCompound, QueryAnalysis, TypoCorrection, VerbForm, WordForm,
+};
+use crate::query::everyday;
 use crate::query::expansion::{QueryExpansion, register};
 use crate::query::text::query_words;
 
@@ -97,6 +100,19 @@ pub struct Concept {
     pub alternatives: Vec<Alternative>,
     /// An identifier-like token (digits): matched exactly, never changed.
     pub exact: bool,
+}
+
+impl Concept {
+    /// How much the word counts in the ranking: less when it is common in everyday German
+    /// ([`everyday::weight`]), unless the legal-register dictionary knows it (`Chef`,
+    /// `Handy`, `Auto`: the entry's terms are the law's words for it).
+    pub fn everyday_weight(&self) -> f32 {
+        if self.alternatives.iter().any(|a| matches!(a.via, Via::Expansion { lay_words: 1, .. })) {
+            1.0
+        } else {
+            everyday::weight(&self.word)
+        }
+    }
 }
 
 /// The analysed query.
@@ -624,6 +640,7 @@ impl QueryPlan {
                 && folded.chars().count() >= TYPO_MIN_CHARS
                 && !vocabulary.elsewhere_a_word(&term)
                 && !register().is_lay_word(&term)
+                && !everyday::is_known_word(&c.word)
             {
                 // (A dictionary lay word, `Stalking`, is matched through its entry, not
                 // corrected to a statute word, `Stärkung`.)
@@ -701,6 +718,14 @@ impl QueryPlan {
             verb_forms,
             compounds_joined,
             unknown_words: self.unknown_words.clone(),
+            everyday_words: self
+                .concepts
+                .iter()
+                .filter(|c| !c.exact)
+                .map(|c| (c, c.everyday_weight()))
+                .filter(|(_, w)| *w < 1.0)
+                .map(|(c, w)| EverydayWord { word: c.word.clone(), weight: (f64::from(w) * 100.0).round() / 100.0 })
+                .collect(),
         }
     }
 
@@ -926,8 +951,8 @@ fn concept_clauses(plan: &QueryPlan, fields: &[(Field, f32)], count_only: bool) 
     // A one-term alternative's field clauses join the union it is part of directly: the same
     // sum of scores and the same matches, with one union less to walk per document (most of a
     // search's time is spent advancing unions). A compound's terms are all required.
-    let alternative_clauses = |a: &Alternative| -> Vec<(Occur, Box<dyn Query>)> {
-        let weight = alternative_weight(&a.via);
+    let alternative_clauses = |a: &Alternative, factor: f32| -> Vec<(Occur, Box<dyn Query>)> {
+        let weight = alternative_weight(&a.via) * factor;
         match a.terms.as_slice() {
             [t] => field_clauses(t, weight),
             terms => {
@@ -944,6 +969,7 @@ fn concept_clauses(plan: &QueryPlan, fields: &[(Field, f32)], count_only: bool) 
     };
     for c in &plan.concepts {
         let restricts = plan.restricts(c);
+        let factor = c.everyday_weight();
         let mut alternatives: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         for (i, a) in c.alternatives.iter().enumerate() {
             if restricts && subsumed(c, i) {
@@ -952,11 +978,11 @@ fn concept_clauses(plan: &QueryPlan, fields: &[(Field, f32)], count_only: bool) 
                 // summed) and is sought only in the passages that match: inside the concept's
                 // union it was walked over its whole postings. A count leaves it out.
                 if !count_only {
-                    ranking.extend(alternative_clauses(a));
+                    ranking.extend(alternative_clauses(a, factor));
                 }
                 continue;
             }
-            alternatives.extend(alternative_clauses(a));
+            alternatives.extend(alternative_clauses(a, factor));
         }
         let q: Box<dyn Query> = Box::new(BooleanQuery::new(alternatives));
         if restricts {
@@ -1106,12 +1132,14 @@ mod tests {
         let union = |alts: Vec<Box<dyn Query>>| -> Box<dyn Query> {
             Box::new(BooleanQuery::new(alts.into_iter().map(|a| (Occur::Should, a)).collect()))
         };
+        // Each concept's clauses carry its word's everyday weight (`Behörde` is a common word).
+        let (a, b) = (crate::query::everyday::weight("Akteneinsicht"), crate::query::everyday::weight("Behörde"));
         let reference = BooleanQuery::new(vec![
             (
                 Occur::Must,
-                union(vec![all(&[("akteneinsicht", 1.0)]), all(&[("akteneinsicht", 0.4), ("beteiligt", 0.4)])]),
+                union(vec![all(&[("akteneinsicht", a)]), all(&[("akteneinsicht", 0.4 * a), ("beteiligt", 0.4 * a)])]),
             ),
-            (Occur::Must, union(vec![all(&[("behorde", 1.0)])])),
+            (Occur::Must, union(vec![all(&[("behorde", b)])])),
         ]);
         let ranked = |q: &dyn Query| -> Vec<(u32, f32)> {
             let mut v: Vec<(u32, f32)> = searcher

@@ -159,7 +159,14 @@ pub fn search_laws_lifted(
                     .map(|(_, q)| searcher.search(q.as_ref(), &Count).map(|n| n as u64))
                     .collect::<tantivy::Result<_>>()?,
             };
-            let weights: Vec<f32> = holding.iter().map(|df| concept_weight(*df, num_docs)).collect();
+            // A word common in everyday German weighs less here too, as in the score.
+            let factors: Vec<f32> =
+                plan.concepts.iter().filter(|c| plan.restricts(c)).map(|c| c.everyday_weight()).collect();
+            let weights: Vec<f32> = holding
+                .iter()
+                .enumerate()
+                .map(|(i, df)| concept_weight(*df, num_docs) * factors.get(i).copied().unwrap_or(1.0))
+                .collect();
             let all_weight: f32 = weights.iter().sum();
             let mut merged: Vec<(f32, DocAddress, usize)> = pool
                 .iter()

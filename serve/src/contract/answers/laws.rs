@@ -74,6 +74,18 @@ pub struct QueryAnalysis {
     pub compounds_joined: Vec<JoinedCompound>,
     /// Words no statute holds: they restrict nothing.
     pub unknown_words: Vec<String>,
+    /// Words common in everyday German (`einfach`, `sofort`, `Gruppe`), which tell less about
+    /// the law asked for: each counts `weight` (below 1) of a word in the ranking. Such a word
+    /// is never corrected as a typo.
+    pub everyday_words: Vec<EverydayWord>,
+}
+
+/// A word that counts less in the ranking because it is common in everyday German.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct EverydayWord {
+    pub word: String,
+    /// Rounded to two decimals.
+    pub weight: f64,
 }
 
 /// Two words searched also as the compound the statutes write (`term`, an index term).
