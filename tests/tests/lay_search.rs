@@ -123,6 +123,53 @@ fn a_dictionary_phrase_the_query_holds_only_as_a_compound_part_still_matches_the
 }
 
 #[test]
+fn an_everyday_word_is_never_a_typo_and_counts_less_and_the_answer_says_so() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    // `erwischt` is in no statute of the sample, and one letter from `erlischt`, which BGB
+    // uses often: as an everyday German word it is no typo. `einfach` is common in everyday
+    // German and counts less; both are named in the answer.
+    let v = search(&c, &server, "search_laws", json!({"query": "einfach beim Diebstahl erwischt"}));
+    let a = &v["query_analysis"];
+    assert_eq!(a["typo_corrections"], json!([]), "{a}");
+    let everyday = a["everyday_words"].as_array().unwrap();
+    let einfach = everyday.iter().find(|w| w["word"] == json!("einfach")).unwrap_or_else(|| panic!("{a}"));
+    assert!(einfach["weight"].as_f64().unwrap() < 0.7, "{einfach}");
+    // A legal term that is an everyday word too (`Diebstahl`) counts nearly fully.
+    assert!(
+        everyday.iter().filter(|w| w["word"] == json!("Diebstahl")).all(|w| w["weight"].as_f64().unwrap() > 0.95),
+        "{a}"
+    );
+    assert_eq!(top(&v, 1), vec![("StGB".to_string(), "242".to_string())], "{:?}", top(&v, 5));
+    // A misspelt word that is no everyday word is still corrected.
+    let v = search(&c, &server, "search_laws", json!({"query": "Diebstahll"}));
+    assert_eq!(v["query_analysis"]["typo_corrections"][0]["typed"], json!("Diebstahll"), "{}", v["query_analysis"]);
+}
+
+#[test]
+fn a_repealed_section_ranks_below_every_section_that_holds_a_rule() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    // Repealed sections keep a placeholder, `(weggefallen)`, as heading or text: a word search
+    // for that word (or a word corrected to it) found them first, by their heading.
+    let v = search(&c, &server, "search_laws", json!({"query": "weggefallen", "book": "StGB", "limit": 50}));
+    let rows = v["results"].as_array().unwrap();
+    let repealed = |r: &Value| {
+        r["heading"].as_str().is_some_and(|h| h.contains("weggefallen"))
+            || r["snippet"]["text"].as_str().is_some_and(|t| t.trim() == "(weggefallen)")
+    };
+    let first_repealed = rows.iter().position(repealed).unwrap_or_else(|| panic!("no placeholder matched: {v}"));
+    assert!(first_repealed > 0, "a section holding a rule ranks first: {:?}", top(&v, 5));
+    assert!(
+        rows[first_repealed..].iter().all(repealed),
+        "after the first placeholder only placeholders: {:?}",
+        top(&v, 30)
+    );
+}
+
+#[test]
 fn every_dictionary_entry_of_a_sample_law_names_a_section_that_holds_its_terms() {
     let data = legal_tests::sample_data_dir();
     let server = Server::start(data.path(), &[]);

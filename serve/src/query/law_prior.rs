@@ -1,7 +1,8 @@
 //! The statute search's prior: which sections practice treats as on point. A section's score is
 //! multiplied by how many held decisions cite its law and the section itself (the generation's
 //! `law_citing` / `section_citing` tables, built by `index`), and lowered for units that are not
-//! norms (tables of contents, Eingangs- and Schlussformeln) and, less, for annexes.
+//! norms (repealed placeholders most, then tables of contents, Eingangs- and Schlussformeln)
+//! and, less, for annexes.
 //! Built once per generation on first use; a generation without the tables has no citation
 //! prior (factors from the unit kind only).
 
@@ -35,9 +36,18 @@ pub struct SegmentPrior {
     pub max_factor: f32,
 }
 
-/// Keys of units that are not norms.
+/// Keys of units that are not norms (a key starting with one: `(xxxx) §§ 861 und 862`, a
+/// group of repealed sections).
 const NOT_NORMS: &[&str] =
     &["inhaltsübersicht", "inhaltsverzeichnis", "eingangsformel", "schlussformel", "schlußformel", "(xxxx)"];
+
+/// Whether a section (`s`) is repealed, a placeholder that holds no rule: its heading or its
+/// short text says `(weggefallen)`. The full mirror has about 3,000; a word search matching
+/// `weggefallen` ranked them first ("einfach weggefahren" corrected to it).
+const REPEALED_SQL: &str = "s.text_length < 80 AND (s.heading LIKE '%weggefallen%' OR s.text LIKE '%weggefallen%')";
+
+/// The factor of a repealed section: below every other unit.
+const REPEALED_FACTOR: f32 = 0.1;
 
 impl LawPrior {
     /// The prior of the generation `g`, built on first use and kept while it serves.
@@ -70,19 +80,22 @@ impl LawPrior {
                     }
                 }
                 let mut factor: Vec<f32> = Vec::new();
-                let mut st = c.prepare("SELECT id, law_id, kind, key FROM sections")?;
+                let mut st =
+                    c.prepare(&format!("SELECT id, law_id, kind, key, COALESCE(({REPEALED_SQL}), 0) FROM sections s"))?;
                 let rows = st.query_map([], |r| {
                     Ok((
                         r.get::<_, i64>(0)?,
                         r.get::<_, i64>(1)?,
                         r.get::<_, String>(2)?,
                         r.get::<_, Option<String>>(3)?,
+                        r.get::<_, bool>(4)?,
                     ))
                 })?;
                 for r in rows {
-                    let (id, law, kind, key) = r?;
+                    let (id, law, kind, key, repealed) = r?;
                     let unit = match (kind.as_str(), key.as_deref()) {
-                        (_, Some(k)) if NOT_NORMS.contains(&k) => 0.3,
+                        _ if repealed => REPEALED_FACTOR,
+                        (_, Some(k)) if NOT_NORMS.iter().any(|n| k.starts_with(n)) => 0.3,
                         ("other", None) => 0.3,
                         ("annex", _) => 0.7,
                         _ => 1.0,
