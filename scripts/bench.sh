@@ -170,7 +170,14 @@ log "lay search, own questions held out 3 (tests/fixtures/lay-own-heldout3.jsonl
 # Written 2026-12-06 (session 15) by a helper who saw no other question set nor the dictionary,
 # before that session's search changes; only its scores were ever looked at. Before (86f2c12):
 # recall@1 26.7, recall@5 50.0, MRR@10 0.364.
-log "lay search, own questions held out 4 (tests/fixtures/lay-own-heldout4.jsonl, never read): $(python3 "$shared/benchmarks/lay-score.py" "$root/tests/fixtures/lay-own-heldout4.jsonl" "$dbase" --json) [goal: recall@5 >= 80%, MRR@10 >= 0.60; before: recall@5 50.0, mrr@10 0.364]"
+log "lay search, own questions held out 4 (tests/fixtures/lay-own-heldout4.jsonl, misses read in session 18): $(python3 "$shared/benchmarks/lay-score.py" "$root/tests/fixtures/lay-own-heldout4.jsonl" "$dbase" --json) [goal: recall@5 >= 80%, MRR@10 >= 0.60; before: recall@5 50.0, mrr@10 0.364]"
+# Two sets written 2026-12-06 (session 18) by helpers who saw neither the code, the dictionary
+# nor any other set but lay-dev (heldout6 also heldout5, to avoid its targets), before that
+# session's changes. heldout5's misses were then read; heldout6 was never looked at beyond its
+# scores. Before (16ccccc): heldout5 recall@1 13.3, recall@5 33.3, MRR@10 0.215; heldout6 10.0 /
+# 16.7 / 0.132.
+log "lay search, own questions held out 5 (tests/fixtures/lay-own-heldout5.jsonl, misses read): $(python3 "$shared/benchmarks/lay-score.py" "$root/tests/fixtures/lay-own-heldout5.jsonl" "$dbase" --json) [before: recall@5 33.3, mrr@10 0.215]"
+log "lay search, own questions held out 6 (tests/fixtures/lay-own-heldout6.jsonl, never read): $(python3 "$shared/benchmarks/lay-score.py" "$root/tests/fixtures/lay-own-heldout6.jsonl" "$dbase" --json) [goal: recall@5 >= 80%, MRR@10 >= 0.60; before: recall@5 16.7, mrr@10 0.132]"
 # Citation recommendation from the corpus's own graph: the words before a bound § citation in a
 # held decision, the citation masked, must find that §. Before this benchmark existed (release of
 # 2026-12-04 08:05, no decision-side analysis): recall@1 12.5%, recall@10 26.0%, MRR@10 0.159 (n=200).
