@@ -5,11 +5,6 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
-/// Searches allocate many small, short-lived vectors on several threads at once; glibc's
-/// allocator spent a tenth of a loaded server's CPU on them (`make bench`, lay search).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 #[derive(Parser)]
 #[command(about = "Serve the current generation over MCP (POST /mcp) and REST (/api)")]
 struct Args {
