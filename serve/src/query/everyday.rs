@@ -41,6 +41,11 @@ pub fn zipf(word: &str) -> Option<f32> {
     ZIPF.get(word.to_lowercase().as_str()).map(|z| f32::from(*z) / 100.0)
 }
 
+/// The words at or above Zipf frequency `z`.
+pub fn words_from(z: f32) -> impl Iterator<Item = &'static str> {
+    ZIPF.iter().filter(move |(_, f)| f32::from(**f) / 100.0 >= z).map(|(w, _)| *w)
+}
+
 /// Whether the word is common enough in everyday German to be no typo.
 pub fn is_known_word(word: &str) -> bool {
     zipf(word).is_some_and(|z| z >= KNOWN_FROM)

@@ -6,7 +6,7 @@
 //! one of its lay words is in the query (stemmed, compound parts included); a query that is an
 //! identifier throughout is never expanded.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::LazyLock;
 
 use crate::contract::answers::{AddedTerms, QueryExpansionReport};
@@ -42,6 +42,9 @@ pub struct LegalRegister {
     pub entries: Vec<RegisterEntry>,
     /// The index terms of the one-word lay entries (compound parts a statute need not use).
     lay_words: HashSet<String>,
+    /// The entries by their first lay term: a query looks up its own terms here, not every
+    /// entry (a scan of 3,000 entries cost a lay search 0.15-0.2 ms).
+    by_first_term: HashMap<String, Vec<usize>>,
 }
 
 /// The shipped dictionary, parsed once.
@@ -94,7 +97,11 @@ impl LegalRegister {
             });
         }
         let lay_words = entries.iter().filter(|e| e.lay_terms.len() == 1).map(|e| e.lay_terms[0].clone()).collect();
-        Ok(LegalRegister { version: version.ok_or("no #version line")?, entries, lay_words })
+        let mut by_first_term: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, e) in entries.iter().enumerate() {
+            by_first_term.entry(e.lay_terms[0].clone()).or_default().push(i);
+        }
+        Ok(LegalRegister { version: version.ok_or("no #version line")?, entries, lay_words, by_first_term })
     }
 
     /// Whether `term` is the lay word of a one-word entry.
@@ -102,9 +109,18 @@ impl LegalRegister {
         self.lay_words.contains(term)
     }
 
-    /// The entries whose lay words are all among `terms`.
+    /// The entries whose lay words are all among `terms`, in the file's order.
     pub fn matching<'a>(&'a self, terms: &BTreeSet<String>) -> Vec<&'a RegisterEntry> {
-        self.entries.iter().filter(|e| e.lay_terms.iter().all(|t| terms.contains(t))).collect()
+        let mut at: Vec<usize> = terms
+            .iter()
+            .filter_map(|t| self.by_first_term.get(t))
+            .flatten()
+            .copied()
+            .filter(|&i| self.entries[i].lay_terms.iter().all(|t| terms.contains(t)))
+            .collect();
+        at.sort_unstable();
+        at.dedup();
+        at.into_iter().map(|i| &self.entries[i]).collect()
     }
 }
 
@@ -174,6 +190,44 @@ mod tests {
         for e in &r.entries {
             assert!(e.source.starts_with("§ ") || e.source.starts_with("Art. "), "{}: source {:?}", e.lay, e.source);
         }
+    }
+
+    #[test]
+    fn the_entries_found_by_their_first_term_are_those_a_scan_of_every_entry_finds() {
+        let r = register();
+        let scan = |terms: &BTreeSet<String>| -> Vec<*const RegisterEntry> {
+            r.entries.iter().filter(|e| e.lay_terms.iter().all(|t| terms.contains(t))).map(|e| e as *const _).collect()
+        };
+        // Each entry's own lay terms with its neighbour's: single and multi-word entries fire.
+        let mut fired = 0;
+        for pair in r.entries.windows(2) {
+            let terms: BTreeSet<String> = pair.iter().flat_map(|e| e.lay_terms.iter().cloned()).collect();
+            let found: Vec<*const RegisterEntry> = r.matching(&terms).into_iter().map(|e| e as *const _).collect();
+            assert_eq!(found, scan(&terms), "{terms:?}");
+            fired += found.len();
+        }
+        assert!(fired >= r.entries.len(), "{fired}");
+    }
+
+    #[test]
+    fn no_lay_word_shares_its_stem_with_a_very_common_word_it_is_not() {
+        // `Nichte` stems to `nicht`: the entry fired on every question with "nicht" in it.
+        let common: std::collections::HashMap<String, &str> = crate::query::everyday::words_from(6.0)
+            .filter_map(|w| query_words(w).into_iter().next().map(|t| (t, w)))
+            .collect();
+        let clashes: Vec<String> = register()
+            .entries
+            .iter()
+            .filter(|e| e.lay_terms.len() == 1)
+            .map(|e| (e, e.lay.as_str()))
+            .filter_map(|(e, w)| {
+                let t = query_words(w).into_iter().next()?;
+                let c = common.get(&t)?;
+                (!c.eq_ignore_ascii_case(w) && c.to_lowercase() != w.to_lowercase())
+                    .then(|| format!("{:?}: {w:?} stems like {c:?}", e.lay))
+            })
+            .collect();
+        assert!(clashes.is_empty(), "{clashes:#?}");
     }
 
     #[test]
