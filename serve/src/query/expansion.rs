@@ -109,7 +109,8 @@ impl LegalRegister {
         self.lay_words.contains(term)
     }
 
-    /// The entries whose lay words are all among `terms`, in the file's order.
+    /// The entries whose lay words are all among `terms`, in the file's order. Each entry is
+    /// found at most once: it stands under one first term, and `terms` holds each term once.
     pub fn matching<'a>(&'a self, terms: &BTreeSet<String>) -> Vec<&'a RegisterEntry> {
         let mut at: Vec<usize> = terms
             .iter()
@@ -119,7 +120,6 @@ impl LegalRegister {
             .filter(|&i| self.entries[i].lay_terms.iter().all(|t| terms.contains(t)))
             .collect();
         at.sort_unstable();
-        at.dedup();
         at.into_iter().map(|i| &self.entries[i]).collect()
     }
 }

@@ -159,13 +159,13 @@ pub fn search_laws_lifted(
                     .map(|(_, q)| searcher.search(q.as_ref(), &Count).map(|n| n as u64))
                     .collect::<tantivy::Result<_>>()?,
             };
-            // A word common in everyday German weighs less here too, as in the score.
-            let factors: Vec<f32> =
-                plan.concepts.iter().filter(|c| plan.restricts(c)).map(|c| c.everyday_weight()).collect();
+            // One per restricting word, in the plan's order (as the walk's required clauses);
+            // a word common in everyday German weighs less here too, as in the score.
+            let restricting = plan.concepts.iter().filter(|c| plan.restricts(c));
             let weights: Vec<f32> = holding
                 .iter()
-                .enumerate()
-                .map(|(i, df)| concept_weight(*df, num_docs) * factors.get(i).copied().unwrap_or(1.0))
+                .zip(restricting)
+                .map(|(df, c)| concept_weight(*df, num_docs) * c.everyday_weight())
                 .collect();
             let all_weight: f32 = weights.iter().sum();
             let mut merged: Vec<(f32, DocAddress, usize)> = pool
