@@ -7,12 +7,28 @@ use legal_tests::http::Client;
 use legal_tests::procs::Server;
 use serde_json::{Value, json};
 
-fn search(c: &Client, server: &Server, tool: &str, args: Value) -> Value {
-    let url = format!("{}/api/tools/{tool}", server.base_url);
-    let (status, body) = c.post(&url, "application/json", args.to_string());
-    let v: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"));
-    assert_eq!(status, 200, "{args}: {v}");
-    v
+/// A server over the embedded sample, with a client. (Fields drop in order: the server stops
+/// before its data directory goes.)
+struct Sample {
+    server: Server,
+    client: Client,
+    _data: tempfile::TempDir,
+}
+
+impl Sample {
+    fn start() -> Sample {
+        let data = legal_tests::sample_data_dir();
+        Sample { server: Server::start(data.path(), &[]), client: Client::new(), _data: data }
+    }
+
+    /// Calls `tool` over REST; a non-200 answer fails the test.
+    fn search(&self, tool: &str, args: Value) -> Value {
+        let url = format!("{}/api/tools/{tool}", self.server.base_url);
+        let (status, body) = self.client.post(&url, "application/json", args.to_string());
+        let v: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"));
+        assert_eq!(status, 200, "{args}: {v}");
+        v
+    }
 }
 
 /// `(code, section)` of the first `n` rows.
@@ -32,19 +48,17 @@ fn has(v: &Value, n: usize, code: &str, section: &str) -> bool {
 
 #[test]
 fn everyday_words_find_the_statutes_terms_and_the_answer_says_what_was_added() {
-    let data = legal_tests::sample_data_dir();
-    let server = Server::start(data.path(), &[]);
-    let c = Client::new();
+    let sample = Sample::start();
 
     // Compound with a linking -s-: "Eigenbedarf" + "Kündigung"; the dictionary maps Eigenbedarf.
-    let v = search(&c, &server, "search_laws", json!({"query": "Eigenbedarfskündigung"}));
+    let v = sample.search("search_laws", json!({"query": "Eigenbedarfskündigung"}));
     let split = &v["query_analysis"]["compounds_split"];
     assert_eq!(split[0]["word"], json!("Eigenbedarfskündigung"), "{}", v["query_analysis"]);
     assert_eq!(split[0]["parts"], json!(["eigenbedarf", "kundig"]), "{}", v["query_analysis"]);
     assert!(has(&v, 5, "BGB", "573"), "§ 573 BGB in the top 5: {:?}", top(&v, 5));
 
     // The dictionary: Fahrerflucht is "unerlaubtes Entfernen vom Unfallort" (§ 142 StGB).
-    let v = search(&c, &server, "search_laws", json!({"query": "Fahrerflucht"}));
+    let v = sample.search("search_laws", json!({"query": "Fahrerflucht"}));
     assert!(has(&v, 3, "StGB", "142"), "§ 142 StGB in the top 3: {:?}", top(&v, 3));
     let e = &v["query_expansion"];
     assert_eq!(e["status"], json!("applied"), "{e}");
@@ -53,58 +67,56 @@ fn everyday_words_find_the_statutes_terms_and_the_answer_says_what_was_added() {
     assert_eq!(e["added_terms"][0]["source"], json!("§ 142 StGB"), "{e}");
     assert_eq!(v["results"][0]["matched_by"]["words"][0]["via"], json!("legal_register"), "{}", v["results"][0]);
     // Switched off for one call: the caller's words alone, and the answer says why.
-    let off = search(&c, &server, "search_laws", json!({"query": "Fahrerflucht", "expand_query": false}));
+    let off = sample.search("search_laws", json!({"query": "Fahrerflucht", "expand_query": false}));
     assert_eq!(off["query_expansion"]["status"], json!("skipped"));
     assert_eq!(off["query_expansion"]["reason"], json!("caller_opted_out"));
     assert!(!has(&off, 10, "StGB", "142"), "without the dictionary the statute's own words do not say Fahrerflucht");
 
     // Kaution → Mietsicherheit (§ 551 BGB), and the plural form meets the singular.
-    let v = search(&c, &server, "search_laws", json!({"query": "Kaution Mietwohnung"}));
+    let v = sample.search("search_laws", json!({"query": "Kaution Mietwohnung"}));
     assert!(has(&v, 5, "BGB", "551"), "{:?}", top(&v, 5));
-    let v = search(&c, &server, "search_laws", json!({"query": "Mietsicherheit"}));
+    let v = sample.search("search_laws", json!({"query": "Mietsicherheit"}));
     assert!(has(&v, 3, "BGB", "551"), "{:?}", top(&v, 3));
 
     // A typo in an everyday word is corrected to the index's spelling, and said so.
-    let v = search(&c, &server, "search_laws", json!({"query": "Notwher"}));
+    let v = sample.search("search_laws", json!({"query": "Notwher"}));
     assert_eq!(v["query_analysis"]["typo_corrections"][0]["searched"], json!("notwehr"), "{}", v["query_analysis"]);
     assert!(has(&v, 3, "StGB", "32"), "{:?}", top(&v, 3));
 
     // Identifiers are never corrected or expanded.
-    let v = search(&c, &server, "search_laws", json!({"query": "§ 823 BGB"}));
+    let v = sample.search("search_laws", json!({"query": "§ 823 BGB"}));
     assert_eq!(v["query_expansion"]["status"], json!("skipped"));
     assert_eq!(v["query_expansion"]["reason"], json!("precise_identifier"));
     assert_eq!(v["query_analysis"]["typo_corrections"], json!([]));
     assert_eq!(top(&v, 1), vec![("BGB".to_string(), "823".to_string())]);
 
     // No bare zero: an empty result names the unknown word and what to try.
-    let v = search(&c, &server, "search_laws", json!({"query": "Qwxzvbnmk"}));
+    let v = sample.search("search_laws", json!({"query": "Qwxzvbnmk"}));
     assert_eq!(v["results"], json!([]));
     let kinds: Vec<&str> = v["suggestions"].as_array().unwrap().iter().filter_map(|s| s["kind"].as_str()).collect();
     assert!(kinds.contains(&"unknown_words"), "{}", v["suggestions"]);
     assert_eq!(v["query_analysis"]["unknown_words"], json!(["Qwxzvbnmk"]));
 
     // Every search answer carries query_expansion, with the status that is true for it.
-    let v = search(&c, &server, "search_decisions", json!({"query": "Kaution"}));
+    let v = sample.search("search_decisions", json!({"query": "Kaution"}));
     assert_eq!(v["query_expansion"]["status"], json!("applied"), "{}", v["query_expansion"]);
     assert!(v["query_analysis"]["words"].is_array(), "{v}");
-    let v = search(&c, &server, "search_decisions", json!({"query": "Kaution", "expand_query": false}));
+    let v = sample.search("search_decisions", json!({"query": "Kaution", "expand_query": false}));
     assert_eq!(v["query_expansion"]["reason"], json!("caller_opted_out"));
-    let v = search(&c, &server, "search_decisions", json!({"query": "§ 823 BGB"}));
+    let v = sample.search("search_decisions", json!({"query": "§ 823 BGB"}));
     assert_eq!(v["query_expansion"]["reason"], json!("precise_identifier"), "{}", v["query_expansion"]);
-    let v = search(&c, &server, "cross_type_search", json!({"query": "Fahrerflucht"}));
+    let v = sample.search("cross_type_search", json!({"query": "Fahrerflucht"}));
     assert_eq!(v["laws"]["query_expansion"]["status"], json!("applied"), "{}", v["laws"]);
     assert_eq!(v["decisions"]["query_expansion"]["status"], json!("applied"), "{}", v["decisions"]);
 }
 
 #[test]
 fn a_dictionary_phrase_the_query_holds_only_as_a_compound_part_still_matches_the_lay_word_alone() {
-    let data = legal_tests::sample_data_dir();
-    let server = Server::start(data.path(), &[]);
-    let c = Client::new();
+    let sample = Sample::start();
     // `Nebenkostenabrechnung` → `Betriebskosten; Abrechnung` (§ 556 BGB): the compound's parts
     // hold `abrechn`, but only beside `nebenkost`; the entry's phrase `Abrechnung` alone is a
     // way to match the word all the same, and the answer names it among the added terms.
-    let v = search(&c, &server, "search_laws", json!({"query": "Nebenkostenabrechnung"}));
+    let v = sample.search("search_laws", json!({"query": "Nebenkostenabrechnung"}));
     let added = v["query_expansion"]["added_terms"].as_array().unwrap();
     let entry =
         added.iter().find(|e| e["for"] == json!("Nebenkostenabrechnung")).unwrap_or_else(|| panic!("{added:?}"));
@@ -112,7 +124,7 @@ fn a_dictionary_phrase_the_query_holds_only_as_a_compound_part_still_matches_the
     assert_eq!(top(&v, 1), vec![("BGB".to_string(), "556".to_string())], "{:?}", top(&v, 5));
     // A phrase one of the caller's own words holds adds no way to match: `Einspruch` is
     // matched as the word itself, never also as a dictionary term of `Steuerbescheid`.
-    let v = search(&c, &server, "search_laws", json!({"query": "Einspruch gegen den Steuerbescheid"}));
+    let v = sample.search("search_laws", json!({"query": "Einspruch gegen den Steuerbescheid"}));
     for row in v["results"].as_array().unwrap() {
         for w in row["matched_by"]["words"].as_array().into_iter().flatten() {
             if w["word"] == json!("Steuerbescheid") && w["via"] == json!("legal_register") {
@@ -124,13 +136,11 @@ fn a_dictionary_phrase_the_query_holds_only_as_a_compound_part_still_matches_the
 
 #[test]
 fn an_everyday_word_is_never_a_typo_and_counts_less_and_the_answer_says_so() {
-    let data = legal_tests::sample_data_dir();
-    let server = Server::start(data.path(), &[]);
-    let c = Client::new();
+    let sample = Sample::start();
     // `erwischt` is in no statute of the sample, and one letter from `erlischt`, which BGB
     // uses often: as an everyday German word it is no typo. `einfach` is common in everyday
     // German and counts less; both are named in the answer.
-    let v = search(&c, &server, "search_laws", json!({"query": "einfach beim Diebstahl erwischt"}));
+    let v = sample.search("search_laws", json!({"query": "einfach beim Diebstahl erwischt"}));
     let a = &v["query_analysis"];
     assert_eq!(a["typo_corrections"], json!([]), "{a}");
     let everyday = a["everyday_words"].as_array().unwrap();
@@ -143,18 +153,16 @@ fn an_everyday_word_is_never_a_typo_and_counts_less_and_the_answer_says_so() {
     );
     assert_eq!(top(&v, 1), vec![("StGB".to_string(), "242".to_string())], "{:?}", top(&v, 5));
     // A misspelt word that is no everyday word is still corrected.
-    let v = search(&c, &server, "search_laws", json!({"query": "Diebstahll"}));
+    let v = sample.search("search_laws", json!({"query": "Diebstahll"}));
     assert_eq!(v["query_analysis"]["typo_corrections"][0]["typed"], json!("Diebstahll"), "{}", v["query_analysis"]);
 }
 
 #[test]
 fn a_repealed_section_ranks_below_every_section_that_holds_a_rule() {
-    let data = legal_tests::sample_data_dir();
-    let server = Server::start(data.path(), &[]);
-    let c = Client::new();
+    let sample = Sample::start();
     // Repealed sections keep a placeholder, `(weggefallen)`, as heading or text: a word search
     // for that word (or a word corrected to it) found them first, by their heading.
-    let v = search(&c, &server, "search_laws", json!({"query": "weggefallen", "book": "StGB", "limit": 50}));
+    let v = sample.search("search_laws", json!({"query": "weggefallen", "book": "StGB", "limit": 50}));
     let rows = v["results"].as_array().unwrap();
     let repealed = |r: &Value| {
         r["heading"].as_str().is_some_and(|h| h.contains("weggefallen"))
@@ -171,23 +179,20 @@ fn a_repealed_section_ranks_below_every_section_that_holds_a_rule() {
 
 #[test]
 fn every_dictionary_entry_of_a_sample_law_names_a_section_that_holds_its_terms() {
-    let data = legal_tests::sample_data_dir();
-    let server = Server::start(data.path(), &[]);
+    let sample = Sample::start();
     // Only laws of the embedded sample are checked here; the full-mirror test checks them all
     // (statutes_pipeline).
-    let check = legal_tests::register::check_register_sources(&server.base_url);
+    let check = legal_tests::register::check_register_sources(&sample.server.base_url);
     assert!(check.checked >= 60, "only {} entries name a law of the sample", check.checked);
     assert!(check.terms_missing.is_empty(), "terms the named § does not hold:\n{}", check.terms_missing.join("\n"));
 }
 
 #[test]
 fn a_verb_is_searched_also_as_the_noun_the_statute_uses_and_the_answer_says_so() {
-    let data = legal_tests::sample_data_dir();
-    let server = Server::start(data.path(), &[]);
-    let c = Client::new();
+    let sample = Sample::start();
     // § 850c ZPO ("Pfändungsgrenzen für Arbeitseinkommen") never says "gepfändet"; people do.
     let args = json!({"query": "wie viel Arbeitseinkommen darf gepfändet werden", "expand_query": false, "limit": 10});
-    let v = search(&c, &server, "search_laws", args);
+    let v = sample.search("search_laws", args);
     assert_eq!(
         v["query_analysis"]["word_forms"],
         json!([{"word": "gepfändet", "noun": "Pfändung"}]),
@@ -199,17 +204,15 @@ fn a_verb_is_searched_also_as_the_noun_the_statute_uses_and_the_answer_says_so()
     let via: Vec<&Value> = row["matched_by"]["words"].as_array().unwrap().iter().map(|w| &w["via"]).collect();
     assert!(via.contains(&&json!("word_form")), "{}", row["matched_by"]);
     // A capitalised word is a noun already: nothing is added.
-    let v = search(&c, &server, "search_laws", json!({"query": "Pfändung Tagen", "expand_query": false}));
+    let v = sample.search("search_laws", json!({"query": "Pfändung Tagen", "expand_query": false}));
     assert_eq!(v["query_analysis"]["word_forms"], json!([]), "{}", v["query_analysis"]);
 }
 
 #[test]
 fn two_words_the_statute_writes_as_one_compound_find_it_and_the_answer_says_so() {
-    let data = legal_tests::sample_data_dir();
-    let server = Server::start(data.path(), &[]);
-    let c = Client::new();
+    let sample = Sample::start();
     // § 261 StGB is "Geldwäsche"; people write "Geld waschen".
-    let v = search(&c, &server, "search_laws", json!({"query": "Geld waschen", "expand_query": false, "limit": 5}));
+    let v = sample.search("search_laws", json!({"query": "Geld waschen", "expand_query": false, "limit": 5}));
     assert_eq!(
         v["query_analysis"]["compounds_joined"],
         json!([{"words": ["Geld", "waschen"], "term": "geldwasch"}]),
@@ -222,14 +225,14 @@ fn two_words_the_statute_writes_as_one_compound_find_it_and_the_answer_says_so()
     assert!(words.iter().any(|w| w["via"] == json!("joined_compound")), "{words:?}");
     // A word statutes use only inside the compound is no typo then (`Gatte` was "corrected" to
     // `galt`).
-    let v = search(&c, &server, "search_laws", json!({"query": "Ehe Gatte", "expand_query": false}));
+    let v = sample.search("search_laws", json!({"query": "Ehe Gatte", "expand_query": false}));
     let analysis = &v["query_analysis"];
     assert_eq!(analysis["compounds_joined"], json!([{"words": ["Ehe", "Gatte"], "term": "ehegatt"}]), "{analysis}");
     assert_eq!(analysis["typo_corrections"], json!([]), "{analysis}");
     assert_eq!(analysis["unknown_words"], json!([]), "{analysis}");
     // The head named first, the modifier after it: "Frist für die Berufung" is § 517 ZPO's
     // `Berufungsfrist`.
-    let v = search(&c, &server, "search_laws", json!({"query": "Frist für die Berufung", "expand_query": false}));
+    let v = sample.search("search_laws", json!({"query": "Frist für die Berufung", "expand_query": false}));
     let analysis = &v["query_analysis"];
     assert_eq!(
         analysis["compounds_joined"],
@@ -238,23 +241,17 @@ fn two_words_the_statute_writes_as_one_compound_find_it_and_the_answer_says_so()
     );
     assert!(has(&v, 3, "ZPO", "517"), "§ 517 ZPO in the top 3: {:?}", top(&v, 5));
     // A number word counts, it names nothing: `zwei Jahren` is not joined.
-    let v = search(&c, &server, "search_laws", json!({"query": "Frist von zwei Jahren", "expand_query": false}));
+    let v = sample.search("search_laws", json!({"query": "Frist von zwei Jahren", "expand_query": false}));
     assert_eq!(v["query_analysis"]["compounds_joined"], json!([]), "{}", v["query_analysis"]);
 }
 
 #[test]
 fn a_section_missing_one_of_the_words_ranks_beside_those_holding_all_and_says_so() {
-    let data = legal_tests::sample_data_dir();
-    let server = Server::start(data.path(), &[]);
-    let c = Client::new();
+    let sample = Sample::start();
     // Four words, more sections than asked hold all four: sections holding three of them rank
     // beside those (the SGB X's Verwaltungsakt sections say "Verwaltungsakt", not "Bescheid").
-    let v = search(
-        &c,
-        &server,
-        "search_laws",
-        json!({"query": "Widerspruch gegen einen Bescheid der Behörde einlegen", "limit": 5}),
-    );
+    let v = sample
+        .search("search_laws", json!({"query": "Widerspruch gegen einen Bescheid der Behörde einlegen", "limit": 5}));
     assert_eq!(v["match_mode"], json!("all_terms_but_one"), "{:?}", top(&v, 5));
     assert_eq!(v["total_basis"], json!("law_sections_matching_all_but_one_query_word"));
     assert!(has(&v, 2, "VwGO", "70"), "§ 70 VwGO (the Widerspruch) in the top 2: {:?}", top(&v, 5));
@@ -271,12 +268,12 @@ fn a_section_missing_one_of_the_words_ranks_beside_those_holding_all_and_says_so
     // Two words, more sections than asked hold both: § 832 BGB (Haftung des
     // Aufsichtspflichtigen), which names no children, ranks first all the same.
     let args = json!({"query": "Aufsichtspflicht Kinder", "limit": 2, "expand_query": false});
-    let v = search(&c, &server, "search_laws", args);
+    let v = sample.search("search_laws", args);
     assert_eq!(v["match_mode"], json!("all_terms_but_one"), "{:?}", top(&v, 2));
     assert!(has(&v, 1, "BGB", "832"), "§ 832 BGB first: {:?}", top(&v, 2));
     assert_eq!(v["results"][0]["matched_by"]["every_word"], json!(false), "{}", v["results"][0]);
     // One word: nothing may be missing.
-    let v = search(&c, &server, "search_laws", json!({"query": "Bescheid", "limit": 3}));
+    let v = sample.search("search_laws", json!({"query": "Bescheid", "limit": 3}));
     assert_ne!(v["match_mode"], json!("all_terms_but_one"), "{:?}", top(&v, 3));
     for r in v["results"].as_array().unwrap() {
         assert_eq!(r["matched_by"]["every_word"], json!(true), "{r}");
@@ -285,31 +282,27 @@ fn a_section_missing_one_of_the_words_ranks_beside_those_holding_all_and_says_so
 
 #[test]
 fn a_compound_the_statutes_write_whole_fires_no_dictionary_entry_through_its_parts() {
-    let data = legal_tests::sample_data_dir();
-    let server = Server::start(data.path(), &[]);
-    let c = Client::new();
+    let sample = Sample::start();
     // `Widerspruchsbescheid` is the statutes' own word (§ 73 VwGO); its part `Bescheid` is a
     // dictionary lay word (→ Verwaltungsakt), which would rank every § on Verwaltungsakte above
     // the sections that hold the caller's word.
-    let v = search(&c, &server, "search_laws", json!({"query": "Widerspruchsbescheid", "limit": 5}));
+    let v = sample.search("search_laws", json!({"query": "Widerspruchsbescheid", "limit": 5}));
     assert_eq!(v["query_expansion"]["status"], json!("abstained"), "{}", v["query_expansion"]);
     for r in v["results"].as_array().unwrap() {
         assert_eq!(r["matched_by"]["words"][0]["via"], json!("word"), "{}", r["matched_by"]);
     }
     // A compound the statutes do not write is split, and its part fires its entry.
-    let v = search(&c, &server, "search_laws", json!({"query": "Kautionskonto", "limit": 5}));
+    let v = sample.search("search_laws", json!({"query": "Kautionskonto", "limit": 5}));
     assert_eq!(v["query_expansion"]["added_terms"][0]["for"], json!("Kaution"), "{}", v["query_expansion"]);
     assert!(has(&v, 2, "BGB", "566a") || has(&v, 2, "BGB", "551"), "{:?}", top(&v, 5));
 }
 
 #[test]
 fn an_infinitive_finds_the_third_person_a_statute_uses_and_a_missing_rare_word_costs_more_than_a_common_one() {
-    let data = legal_tests::sample_data_dir();
-    let server = Server::start(data.path(), &[]);
-    let c = Client::new();
+    let sample = Sample::start();
     // § 223 StGB: "Wer eine andere Person körperlich mißhandelt …"; people write the infinitive.
     let args = json!({"query": "eine Person misshandeln", "limit": 3, "expand_query": false});
-    let v = search(&c, &server, "search_laws", args);
+    let v = sample.search("search_laws", args);
     assert_eq!(
         v["query_analysis"]["verb_forms"],
         json!([{"word": "misshandeln", "form": "misshandelt"}]),
@@ -329,34 +322,30 @@ fn an_infinitive_finds_the_third_person_a_statute_uses_and_a_missing_rare_word_c
 
 #[test]
 fn a_dictionary_lay_word_is_matched_through_its_entry_and_never_corrected_as_a_typo() {
-    let data = legal_tests::sample_data_dir();
-    let server = Server::start(data.path(), &[]);
-    let c = Client::new();
+    let sample = Sample::start();
     // `Stalking` is in no statute; it is no typo of `Stärkung` but the dictionary's word for
     // Nachstellung (§ 238 StGB).
-    let v = search(&c, &server, "search_laws", json!({"query": "Stalking einer Ex-Partnerin", "limit": 5}));
+    let v = sample.search("search_laws", json!({"query": "Stalking einer Ex-Partnerin", "limit": 5}));
     assert_eq!(v["query_analysis"]["typo_corrections"], json!([]), "{}", v["query_analysis"]);
     assert!(has(&v, 2, "StGB", "238"), "{:?}", top(&v, 5));
 }
 
 #[test]
 fn strong_verbs_find_their_third_person_and_a_word_the_index_reads_as_a_function_word_is_dropped() {
-    let data = legal_tests::sample_data_dir();
-    let server = Server::start(data.path(), &[]);
-    let c = Client::new();
+    let sample = Sample::start();
     // § 242 StGB: "Wer eine fremde bewegliche Sache … wegnimmt"; people write `wegnehmen`.
-    let v = search(&c, &server, "search_laws", json!({"query": "eine fremde Sache wegnehmen", "limit": 5}));
+    let v = sample.search("search_laws", json!({"query": "eine fremde Sache wegnehmen", "limit": 5}));
     let forms = &v["query_analysis"]["verb_forms"];
     assert!(forms.as_array().unwrap().contains(&json!({"word": "wegnehmen", "form": "wegnimmt"})), "{forms}");
     assert!(has(&v, 5, "StGB", "242"), "{:?}", top(&v, 5));
     // `quälen`: one statute writes `quält` (§ 225 StGB), so it is a verb, not a typo.
-    let v = search(&c, &server, "search_laws", json!({"query": "eine Person quälen", "limit": 5}));
+    let v = sample.search("search_laws", json!({"query": "eine Person quälen", "limit": 5}));
     assert_eq!(v["query_analysis"]["typo_corrections"], json!([]), "{}", v["query_analysis"]);
     let forms = &v["query_analysis"]["verb_forms"];
     assert!(forms.as_array().unwrap().contains(&json!({"word": "quälen", "form": "quält"})), "{forms}");
     // `nächste` stems to `nach`: a function word to the index, dropped as one; the noun `Ware`
     // (which stems like `war`) is kept.
-    let v = search(&c, &server, "search_laws", json!({"query": "die nächste neue Ware", "limit": 3}));
+    let v = sample.search("search_laws", json!({"query": "die nächste neue Ware", "limit": 3}));
     let a = &v["query_analysis"];
     assert!(a["dropped_function_words"].as_array().unwrap().contains(&json!("nächste")), "{a}");
     assert!(a["words"].as_array().unwrap().contains(&json!("Ware")), "{a}");
