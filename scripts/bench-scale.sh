@@ -87,7 +87,7 @@ three_gens=$(du -sb "$data/generations" | cut -f1)
 cat "$table" >> "$out/scale-$n.txt"
 {
 	echo
-	echo "disk (du, a hard-linked file counted once): one generation $(awk -v b="$gen_bytes" 'BEGIN { printf "%.2f GB", b / 1e9 }'); two generations (after the 1% run) $(awk -v b="$two_gens" 'BEGIN { printf "%.2f GB", b / 1e9 }'); three generations (after the second night) $(awk -v b="$three_gens" -v o="$gen_bytes" 'BEGIN { printf "%.2f GB = %.2f x one", b / 1e9, b / o }'); data dir $(du -sb "$data" | awk '{ printf "%.2f GB", $1 / 1e9 }'); decisions.jsonl $(du -sb "$data/work/extract/decisions/decisions.jsonl" | awk '{ printf "%.2f GB", $1 / 1e9 }')"
+	echo "disk (du, a hard-linked file counted once): one generation $(awk -v b="$gen_bytes" 'BEGIN { printf "%.2f GB", b / 1e9 }'); two generations (after the 1% run) $(awk -v b="$two_gens" 'BEGIN { printf "%.2f GB", b / 1e9 }'); three generations (after the second night) $(awk -v b="$three_gens" -v o="$gen_bytes" 'BEGIN { printf "%.2f GB = %.2f x one", b / 1e9, b / o }'); data dir $(du -sb "$data" | awk '{ printf "%.2f GB", $1 / 1e9 }'); the decisions'\'' parts $(du -sb "$data/work/extract/decisions/parts" | awk '{ printf "%.2f GB", $1 / 1e9 }')"
 	echo
 	echo "stage summaries:"
 	sed 's/^/    /' "$work/stages.log"
@@ -115,29 +115,29 @@ PY
 )
 specs=$work/specs
 mkdir -p "$specs"
-python3 - "$data/work/extract/decisions/decisions.jsonl" "$base" "$specs" <<'PY'
+PYTHONPATH="$root/scripts" python3 - "$data" "$base" "$specs" <<'PY'
 import json, sys, random
-path, base, out = sys.argv[1:4]
+from decision_lines import decision_lines
+data, base, out = sys.argv[1:4]
 random.seed(1)
 ids, eclis, fns, texts = [], [], [], []
-with open(path) as f:
-    for i, line in enumerate(f):
-        if i % 97:
-            continue
-        d = json.loads(line)
-        ids.append(d["id"])
-        m = d["doc"]["meta"]
-        if m.get("ecli"):
-            eclis.append(m["ecli"])
-        if m.get("file_numbers"):
-            fns.append(m["file_numbers"][0])
-        # check_citations refuses text that is not German legal writing (the synthetic corpus
-        # recombines EU judgments in English too): a text counts when its first 5,000
-        # characters cite a §, as what a user sends does.
-        if len(d["doc"]["text"]) >= 20000 and "§" in d["doc"]["text"][:5000]:
-            texts.append(d["doc"]["text"])
-        if len(ids) >= 400:
-            break
+for i, line in enumerate(decision_lines(data)):
+    if i % 97:
+        continue
+    d = json.loads(line)
+    ids.append(d["id"])
+    m = d["doc"]["meta"]
+    if m.get("ecli"):
+        eclis.append(m["ecli"])
+    if m.get("file_numbers"):
+        fns.append(m["file_numbers"][0])
+    # check_citations refuses text that is not German legal writing (the synthetic corpus
+    # recombines EU judgments in English too): a text counts when its first 5,000
+    # characters cite a §, as what a user sends does.
+    if len(d["doc"]["text"]) >= 20000 and "§" in d["doc"]["text"][:5000]:
+        texts.append(d["doc"]["text"])
+    if len(ids) >= 400:
+        break
 def tool(name, args):
     return "POST %s/api/tools/%s %s" % (base, name, json.dumps(args, ensure_ascii=False))
 specs = {

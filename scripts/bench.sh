@@ -211,10 +211,11 @@ for c in "%C2%A7%20823%20Abs.%201%20BGB" "%C2%A7%2032%20StGB" "Art.%2020%20GG" "
 	echo "GET $dbase/api/citations/validate?citation=$c" >> "$work/validate.rest"
 done
 # A 20,000-character decision text (the longest-cited corpus decisions, cut at 20,000 characters).
-python3 - "$ddata/work/extract/decisions/decisions.jsonl" "$dbase" > "$work/check.rest" <<'PY'
+PYTHONPATH="$root/scripts" python3 - "$ddata" "$dbase" > "$work/check.rest" <<'PY'
 import json, sys
+from decision_lines import decision_lines
 texts = []
-for line in open(sys.argv[1]):
+for line in decision_lines(sys.argv[1]):
     t = json.loads(line)["doc"]["text"]
     if len(t) >= 20000:
         texts.append(t[:20000])

@@ -7,7 +7,7 @@ Courts write about a case in their own and the parties' words, then cite the §.
 decisions use just before a bound citation of a § -- in several decisions -- and that the §
 itself does not use is a candidate way to ask for that §. For each (word, §) pair it counts the
 distinct decisions, and how specific the word is to that § (the share of the word's citation
-windows that cite it). It reads the last run's `work/extract/decisions/decisions.jsonl`,
+windows that cite it). It reads the last run's decisions (`work/extract/decisions/decisions.parts` and its parts),
 `work/resolve/citations.jsonl` and the current generation's `store.sqlite` (the §'s own words).
 
 It prints TSV in the dictionary's format, with the evidence in the note column, to stdout. Nothing
@@ -22,6 +22,9 @@ import os
 import re
 import sqlite3
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from decision_lines import decision_lines  # noqa: E402
 
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{5,}")
 # Words of court writing that say nothing about a case's subject.
@@ -51,10 +54,9 @@ def main():
     a = ap.parse_args()
 
     texts = {}
-    with open(os.path.join(a.data_dir, "work/extract/decisions/decisions.jsonl")) as f:
-        for line in f:
-            d = json.loads(line)
-            texts[d["id"]] = (d.get("doc") or {}).get("text") or ""
+    for line in decision_lines(a.data_dir):
+        d = json.loads(line)
+        texts[d["id"]] = (d.get("doc") or {}).get("text") or ""
     gen = open(os.path.join(a.data_dir, "CURRENT")).read().strip()
     db = sqlite3.connect(f"file:{os.path.join(a.data_dir, 'generations', gen, 'store.sqlite')}?mode=ro&immutable=1", uri=True)
     book_of = {}

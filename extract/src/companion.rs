@@ -1,5 +1,5 @@
 //! Companion files: a small file beside a big work file (`decisions.lines` beside
-//! `decisions.jsonl`, `citations.lines` beside `citations.jsonl`) with one entry per line of
+//! `decisions.parts`, the list of the decisions' parts; `citations.lines` beside `citations.jsonl`) with one entry per line of
 //! it, so a later reader learns where each line is and what it holds without reading the big
 //! file. The entry formats are their owners' (`decision_lines`, resolve's `citation_lines`);
 //! this module is what they share: the header, how a companion is opened, how it is written.
@@ -71,6 +71,12 @@ impl CompanionWriter {
         let at = self.offset;
         self.offset += len as u64;
         (at, &mut self.entries)
+    }
+
+    /// Where to write the next entry, for an owner whose entries say where their lines are
+    /// themselves (not one file's lines back to back).
+    pub fn entries(&mut self) -> &mut impl Write {
+        &mut self.entries
     }
 
     /// Writes the companion (temp + fsync + rename) of `described`, the finished file whose

@@ -1,11 +1,11 @@
-//! `decisions.lines`, beside `decisions.jsonl`: each line's `line_key`, its place in the file
-//! and its head (what later stages need of a decision without its text), so a night neither
+//! `decisions.lines`, beside `decisions.parts`: each decision's `line_key`, the place of its
+//! line among the parts ([`crate::decision_parts`]) and its head (what later stages need of a decision without its text), so a night neither
 //! rebuilds an unchanged line nor makes `resolve` and `index` read gigabytes of text to learn
 //! ids, courts, dates and file numbers.
 //!
-//! Format: a [`crate::companion`] of `decisions.jsonl` (its header names the file as the manifest
-//! names it and as it lies on disk), one entry per decision in file order:
-//! `<line_key> <offset> <len> <head as JSON>`.
+//! Format: a [`crate::companion`] of `decisions.parts` (its header names the list as the
+//! manifest names it and as it lies on disk), one entry per decision in order:
+//! `<line_key> <part> <offset> <len> <head as JSON>`.
 //!
 //! Invariants: those of every companion (never read against another file); a head is a function
 //! of its line, and a line of its key, so a copied line carries its copied head.
@@ -21,7 +21,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::companion::{CompanionWriter, open_companion};
 use crate::courts::Court;
-use crate::decision_stage::{DecisionRecord, LineSpan, line_keys_path, read_manifest, records_path};
+use crate::decision_parts::{DecisionParts, DecisionSpan, parse_list, part_is_whole, parts_list_path};
+use crate::decision_stage::{BuiltPart, DecisionRecord, LineSpan, line_keys_path, read_manifest};
 
 /// What `resolve` and `index` read of a decision before its text: its id, court, date, file
 /// numbers, ECLI, the sources of its copies and what it was made from.
@@ -54,42 +55,48 @@ impl DecisionHead {
 }
 
 /// A decision's head with where its line is, and the line's `line_key` when
-/// `decisions.lines` was read (None: read from `decisions.jsonl` itself).
+/// `decisions.lines` was read (None: read from the parts themselves).
 #[derive(Debug, Clone)]
 pub struct LocatedHead {
-    pub span: LineSpan,
+    pub span: DecisionSpan,
     pub line_key: Option<String>,
     pub head: DecisionHead,
 }
 
 /// One line after the header: key, place, head (JSON text, never holding a newline).
-fn parse_entry(line: &str) -> Option<(&str, LineSpan, &str)> {
-    let mut parts = line.splitn(4, ' ');
-    let (key, offset, len, head) = (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
-    Some((key, LineSpan { offset: offset.parse().ok()?, len: len.parse().ok()? }, head))
+fn parse_entry(line: &str) -> Option<(&str, DecisionSpan, &str)> {
+    let mut f = line.splitn(5, ' ');
+    let (key, part, offset, len, head) = (f.next()?, f.next()?, f.next()?, f.next()?, f.next()?);
+    Some((key, DecisionSpan { part: part.parse().ok()?, offset: offset.parse().ok()?, len: len.parse().ok()? }, head))
 }
 
-/// `decisions.lines` at its first entry, when it describes the `decisions.jsonl` the manifest
+/// `decisions.lines` at its first entry, when it describes the `decisions.parts` the manifest
 /// (`sha256`) names, as it lies on disk (`file`).
 fn open_matching(data_dir: &Path, sha256: &str, file: &std::fs::File) -> Option<std::io::BufReader<std::fs::File>> {
     open_companion(&line_keys_path(data_dir), sha256, file)
 }
 
-/// The last run's `decisions.jsonl` and `decisions.lines`, held open while new ones replace
-/// them: where each line and its head are, by `line_key`.
+/// The last run's parts and `decisions.lines`, held open while new ones replace them: where
+/// each line and its head are, by `line_key`, and each part by its chunk key.
 pub(crate) struct EarlierLines {
-    records: std::fs::File,
+    data_dir: std::path::PathBuf,
+    parts: DecisionParts,
     lines: std::fs::File,
-    /// line_key → (the line in `decisions.jsonl`, its head in `decisions.lines`).
-    spans: HashMap<String, (LineSpan, LineSpan)>,
+    /// line_key → (the line among the parts, its head in `decisions.lines`).
+    spans: HashMap<String, (DecisionSpan, LineSpan)>,
+    /// chunk key → the part's place in the list.
+    by_chunk: HashMap<String, u32>,
 }
 
 impl EarlierLines {
-    /// None when there is no earlier file, or `decisions.lines` does not describe the file
+    /// None when there is no earlier list, or `decisions.lines` does not describe the list
     /// the last run's manifest names (`sha256`) exactly as it lies on disk.
     pub(crate) fn open(data_dir: &Path, sha256: &str) -> Option<EarlierLines> {
-        let records = std::fs::File::open(records_path(data_dir)).ok()?;
-        let mut reader = open_matching(data_dir, sha256, &records)?;
+        let list_path = parts_list_path(data_dir);
+        let list = std::fs::File::open(&list_path).ok()?;
+        let mut reader = open_matching(data_dir, sha256, &list)?;
+        let parts = parse_list(&list_path, &std::fs::read_to_string(&list_path).ok()?).ok()?;
+        let by_chunk = parts.iter().enumerate().map(|(i, p)| (p.chunk_key.clone(), i as u32)).collect();
         let lines = reader.get_ref().try_clone().ok()?;
         let mut offset = reader.stream_position().ok()?;
         let mut spans = HashMap::new();
@@ -105,22 +112,52 @@ impl EarlierLines {
             spans.insert(key.to_string(), (span, LineSpan { offset: head_at, len: head.len() }));
             offset += n as u64;
         }
-        Some(EarlierLines { records, lines, spans })
+        Some(EarlierLines {
+            data_dir: data_dir.to_path_buf(),
+            parts: DecisionParts::of(data_dir, parts),
+            lines,
+            spans,
+            by_chunk,
+        })
+    }
+
+    fn head(&self, at: LineSpan) -> Option<Vec<u8>> {
+        let mut head = vec![0u8; at.len];
+        self.lines.read_exact_at(&mut head, at.offset).ok()?;
+        (head.first() == Some(&b'{')).then_some(head)
     }
 
     /// The earlier line with `key` and its head's JSON, if any and readable as whole.
     pub(crate) fn line(&self, key: &str) -> Option<(Vec<u8>, Vec<u8>)> {
         let (span, head_span) = self.spans.get(key)?;
-        let mut line = vec![0u8; span.len];
-        self.records.read_exact_at(&mut line, span.offset).ok()?;
-        let mut head = vec![0u8; head_span.len];
-        self.lines.read_exact_at(&mut head, head_span.offset).ok()?;
-        let whole = line.last() == Some(&b'\n') && line.first() == Some(&b'{') && head.first() == Some(&b'{');
-        whole.then_some((line, head))
+        let line = self.parts.read_line(*span).ok()?;
+        let whole = line.last() == Some(&b'\n') && line.first() == Some(&b'{');
+        whole.then_some((line, self.head(*head_span)?))
+    }
+
+    /// The earlier part of `chunk_key`, kept as it is, when its file is whole and every one of
+    /// its lines (`keys`, in order) has its place and head in `decisions.lines`.
+    pub(crate) fn kept_part(&self, chunk_key: &str, keys: &[String]) -> Option<BuiltPart> {
+        let part = *self.by_chunk.get(chunk_key)?;
+        let entry = self.parts.parts().get(part as usize)?.clone();
+        if entry.lines != keys.len() || !part_is_whole(&self.data_dir, &entry) {
+            return None;
+        }
+        let mut lines = Vec::with_capacity(keys.len());
+        let mut offset = 0u64;
+        for key in keys {
+            let (span, head_span) = self.spans.get(key)?;
+            if span.part != part || span.offset != offset {
+                return None;
+            }
+            offset += span.len as u64;
+            lines.push((span.len, self.head(*head_span)?));
+        }
+        (offset == entry.bytes).then_some(BuiltPart { entry, lines, copied: keys.len(), kept: true })
     }
 }
 
-/// `decisions.lines` being written, one entry per line of the new `decisions.jsonl`.
+/// `decisions.lines` being written, one entry per decision of the new parts.
 pub(crate) struct LinesWriter(CompanionWriter);
 
 impl LinesWriter {
@@ -128,27 +165,27 @@ impl LinesWriter {
         Ok(LinesWriter(CompanionWriter::create(&line_keys_path(data_dir))?))
     }
 
-    /// The next line of `decisions.jsonl`: its key, its length and its head's JSON.
-    pub(crate) fn push(&mut self, key: &str, len: usize, head: &[u8]) -> std::io::Result<()> {
-        let (offset, out) = self.0.entry(len);
-        write!(out, "{key} {offset} {len} ")?;
+    /// The next decision: its line's key, place and head's JSON.
+    pub(crate) fn push(&mut self, key: &str, span: DecisionSpan, head: &[u8]) -> std::io::Result<()> {
+        let out = self.0.entries();
+        write!(out, "{key} {} {} {} ", span.part, span.offset, span.len)?;
         out.write_all(head)?;
         out.write_all(b"\n")
     }
 
-    /// Writes the file for `file`, the finished `decisions.jsonl` whose sha256 is `sha256`,
+    /// Writes the file for `file`, the finished `decisions.parts` whose sha256 is `sha256`,
     /// before that file is renamed into place.
     pub(crate) fn finish(self, sha256: &str, file: &std::fs::File) -> Result<()> {
         self.0.finish(sha256, file)
     }
 }
 
-/// Every decision of the last complete run's `decisions.jsonl`, in line order, as its
-/// [`LocatedHead`]: from `decisions.lines` when it describes the file on disk (no text is
-/// read), else from the file itself (every line read, `line_key` None). A line that is not
-/// a decision is an error naming the file and the place.
+/// Every decision of the last complete run, in order, as its [`LocatedHead`]: from
+/// `decisions.lines` when it describes `decisions.parts` on disk (no text is read), else from
+/// the parts themselves (every line read, `line_key` None). A line that is not a decision is
+/// an error naming the file and the place.
 pub fn read_heads(data_dir: &Path) -> Result<Box<dyn Iterator<Item = Result<LocatedHead>>>> {
-    let p = records_path(data_dir);
+    let p = parts_list_path(data_dir);
     let file = std::fs::File::open(&p).with_context(|| format!("cannot open {} (run `extract`)", p.display()))?;
     let manifest = read_manifest(data_dir)?;
     if let Some(reader) = manifest.and_then(|m| open_matching(data_dir, &m.sha256, &file)) {
@@ -170,7 +207,7 @@ pub fn read_heads(data_dir: &Path) -> Result<Box<dyn Iterator<Item = Result<Loca
     })))
 }
 
-/// The fields of a `decisions.jsonl` line a [`DecisionHead`] is made of (the text skipped).
+/// The fields of a decision's line a [`DecisionHead`] is made of (the text skipped).
 #[derive(Deserialize)]
 struct HeadOfRecord {
     id: String,

@@ -1,6 +1,7 @@
 //! The decisions run: every record of every Open Legal Data dump and every rii zip in the
 //! catalog → normalised documents ([`crate::decisions`]) → canonical courts
-//! ([`crate::courts`]) → second copies merged → `work/extract/decisions/decisions.jsonl`, and
+//! ([`crate::courts`]) → second copies merged → the decisions' lines in content-addressed parts
+//! (`work/extract/decisions/parts/`, listed by `decisions.parts`: [`crate::decision_parts`]), and
 //! `work/extract/decisions/current.json` last (the done-marker, with the counts and every
 //! record that could not be used).
 //!
@@ -12,8 +13,8 @@
 //! - two records are one decision when they share court, date and a file number; the copy
 //!   with the richer text is the primary, and every copy is listed in `sources`;
 //! - what a night reuses is keyed by everything it is a function of: a line of the last run's
-//!   `decisions.jsonl` is copied only under its `line_key`, and only while `decisions.lines`
-//!   describes that very file; a record is grouped by its kept `SlotHead` only under its
+//!   the last run's parts is copied only under its `line_key`, and a part kept only under its
+//!   chunk key, and only while `decisions.lines` describes that very list of parts; a record is grouped by its kept `SlotHead` only under its
 //!   `slot_key` and while its cache file exists. Either way the output equals a run that
 //!   reads everything (the nightly test compares them byte for byte).
 
@@ -30,8 +31,8 @@ use sha2::{Digest, Sha256};
 
 use crate::courts::{Court, CourtTable, branch_of_jurisdiction};
 use crate::decision_lines::{DecisionHead, EarlierLines, LinesWriter};
+use crate::decision_parts::{DecisionParts, DecisionSpan, PartEntry};
 use crate::decisions::{DecisionDoc, normalise_oldp, parse_oldp_line, parse_rii_xml};
-use crate::hashing_writer::HashingWriter;
 
 /// Bump when the normaliser's output changes, so cached records are rebuilt.
 pub const DECISION_EXTRACT_VERSION: u32 = 1;
@@ -72,7 +73,7 @@ pub struct DecisionsManifest {
     /// Records merged into another record's decision (second copies).
     pub merged_copies: usize,
     pub failed: Vec<FailedRecord>,
-    /// sha256 of `decisions.jsonl`.
+    /// sha256 of `decisions.parts` (which names each part by its bytes' sha256).
     pub sha256: String,
     /// What the run read ([`input_fingerprint`]); a run with the same input rewrites nothing.
     #[serde(default)]
@@ -94,11 +95,7 @@ pub fn manifest_path(data_dir: &Path) -> PathBuf {
     dir(data_dir).join("current.json")
 }
 
-pub fn records_path(data_dir: &Path) -> PathBuf {
-    dir(data_dir).join("decisions.jsonl")
-}
-
-/// `decisions.jsonl`'s companion ([`crate::decision_lines`]): the file it describes, then each
+/// `decisions.parts`' companion ([`crate::decision_lines`]): the list it describes, then each
 /// line's `line_key`, place and head. The next run copies a line whose key it computes again
 /// instead of reading, merging and serialising its copies; later stages read heads from it.
 pub fn line_keys_path(data_dir: &Path) -> PathBuf {
@@ -121,8 +118,8 @@ pub fn read_manifest(data_dir: &Path) -> Result<Option<DecisionsManifest>> {
     }
 }
 
-/// Where a decision's line is in `decisions.jsonl`: its byte offset and length (the newline
-/// included), for [`read_record_at`].
+/// Where a line is in a JSON Lines work file (resolve's `citations.jsonl`): its byte offset
+/// and length (the newline included).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LineSpan {
     pub offset: u64,
@@ -131,60 +128,47 @@ pub struct LineSpan {
 
 /// Streams a part of every decision of the last complete run with where its line is, `T`
 /// naming the fields wanted (the rest of each line, the text included, is skipped, not kept);
-/// a line that is not a decision is an error naming the file and the line.
+/// a line that is not a decision is an error naming its part and place.
 pub(crate) fn read_located_parts<T: serde::de::DeserializeOwned>(
     data_dir: &Path,
-) -> Result<impl Iterator<Item = Result<(LineSpan, T)>> + use<T>> {
-    use std::io::BufRead;
-    let p = records_path(data_dir);
-    let f = std::fs::File::open(&p).with_context(|| format!("cannot open {}", p.display()))?;
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, f);
-    // Bytes, not a String: the parse checks the UTF-8 of what it reads, and the text it skips
-    // (most of a line) is not checked twice.
-    let (mut offset, mut line_no, mut line) = (0u64, 0usize, Vec::new());
-    Ok(std::iter::from_fn(move || {
-        line.clear();
-        line_no += 1;
-        let n = match reader.read_until(b'\n', &mut line) {
-            Ok(0) => return None,
-            Ok(n) => n,
-            Err(e) => {
-                return Some(Err(
-                    anyhow::Error::new(e).context(format!("{}: line {line_no} is unreadable", p.display()))
-                ));
+) -> Result<impl Iterator<Item = Result<(DecisionSpan, T)>> + use<T>> {
+    let parts = DecisionParts::open(data_dir)?;
+    Ok(LocatedParts { parts, part: 0, pending: std::collections::VecDeque::new(), _t: std::marker::PhantomData })
+}
+
+/// [`read_located_parts`]' iterator: one part's lines at a time.
+struct LocatedParts<T> {
+    parts: DecisionParts,
+    part: u32,
+    pending: std::collections::VecDeque<Result<(DecisionSpan, T)>>,
+    _t: std::marker::PhantomData<T>,
+}
+
+impl<T: serde::de::DeserializeOwned> Iterator for LocatedParts<T> {
+    type Item = Result<(DecisionSpan, T)>;
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.pending.is_empty() {
+            if self.part as usize >= self.parts.parts().len() {
+                return None;
             }
-        };
-        let span = LineSpan { offset, len: n };
-        offset += n as u64;
-        Some(
-            serde_json::from_slice(&line)
-                .map(|part| (span, part))
-                .with_context(|| format!("{}: line {line_no} is not a decision (rerun `extract`)", p.display())),
-        )
-    }))
-}
-
-/// The decision on the line at `span` of `records`, the file at `path` (`decisions.jsonl`,
-/// opened by the caller).
-pub fn read_record_at(records: &std::fs::File, path: &Path, span: LineSpan) -> Result<DecisionRecord> {
-    parse_record_line(path, span, &read_line_at(records, path, span)?)
-}
-
-/// The bytes of the line at `span` of `records` (the file at `path`, opened by the caller).
-pub fn read_line_at(records: &std::fs::File, path: &Path, span: LineSpan) -> Result<Vec<u8>> {
-    use std::os::unix::fs::FileExt;
-    let mut buf = vec![0u8; span.len];
-    records
-        .read_exact_at(&mut buf, span.offset)
-        .with_context(|| format!("{} changed while it was read: run the stage again", path.display()))?;
-    Ok(buf)
-}
-
-/// The decision on `line`, read at `span` of `path` ([`read_line_at`]).
-pub fn parse_record_line(path: &Path, span: LineSpan, line: &[u8]) -> Result<DecisionRecord> {
-    serde_json::from_slice(line).with_context(|| {
-        format!("{}: the line at byte {} is not a decision (rerun `extract`)", path.display(), span.offset)
-    })
+            let part = self.part;
+            self.part += 1;
+            let path = self.parts.path(part);
+            match self.parts.part_lines(part) {
+                Ok(lines) => self.pending.extend(lines.into_iter().map(|(span, line)| {
+                    serde_json::from_slice(&line).map(|t| (span, t)).with_context(|| {
+                        format!(
+                            "{}: the line at byte {} is not a decision (rerun `extract`)",
+                            path.display(),
+                            span.offset
+                        )
+                    })
+                })),
+                Err(e) => self.pending.push_back(Err(e)),
+            }
+        }
+        self.pending.pop_front()
+    }
 }
 
 #[derive(Debug, Default)]
@@ -196,12 +180,15 @@ pub struct DecisionsSummary {
     pub decisions: usize,
     pub merged: usize,
     pub bytes: u64,
-    /// Lines of `decisions.jsonl` copied from the last run's file as they were.
+    /// Lines not built again: copied from the last run's parts, or in a part kept whole.
     pub lines_copied: usize,
+    /// Parts of the last run kept as they were, and parts written.
+    pub parts_kept: usize,
+    pub parts_written: usize,
     /// The input equals the last run's: nothing was read or rewritten.
     pub unchanged: bool,
     /// Wall seconds reading every record (decompress, hash, normalise what changed), and
-    /// merging and writing `decisions.jsonl` with `decisions.lines`.
+    /// merging and writing the parts with `decisions.lines`.
     pub read_secs: f64,
     pub write_secs: f64,
 }
@@ -215,7 +202,7 @@ impl DecisionsSummary {
             );
         }
         format!(
-            "extract decisions: {} records; {} normalised, {} unchanged (reused), {} failed; {} decisions ({} second copies merged; {} lines copied as they were); {:.1} MB in {:.1} s (read records {:.1} s, write decisions {:.1} s)",
+            "extract decisions: {} records; {} normalised, {} unchanged (reused), {} failed; {} decisions ({} second copies merged; {} lines copied as they were; {} parts kept, {} parts written); {:.1} MB in {:.1} s (read records {:.1} s, write decisions {:.1} s)",
             self.records_read,
             self.normalised,
             self.reused,
@@ -223,6 +210,8 @@ impl DecisionsSummary {
             self.decisions,
             self.merged,
             self.lines_copied,
+            self.parts_kept,
+            self.parts_written,
             self.bytes as f64 / 1e6,
             secs,
             self.read_secs,
@@ -447,7 +436,7 @@ pub fn run(data_dir: &Path) -> Result<DecisionsSummary> {
     if let Some(m) = read_manifest(data_dir)?
         && m.input_fingerprint == fingerprint
         && m.extract_version == DECISION_EXTRACT_VERSION
-        && records_path(data_dir).is_file()
+        && crate::decision_parts::list_is_whole(data_dir)
     {
         return Ok(DecisionsSummary {
             records_read: m.records_read,
@@ -521,6 +510,8 @@ pub fn run(data_dir: &Path) -> Result<DecisionsSummary> {
     let (sha256, written) = (out.sha256, groups.len());
     let mut summary = std::mem::take(&mut pass.summary);
     summary.lines_copied = out.copied;
+    summary.parts_kept = out.parts_kept;
+    summary.parts_written = out.parts.len() - out.parts_kept;
     summary.write_secs = started.elapsed().as_secs_f64() - summary.read_secs;
     summary.decisions = written;
     summary.merged = pass.slots.len() - written;
@@ -538,11 +529,15 @@ pub fn run(data_dir: &Path) -> Result<DecisionsSummary> {
         input_fingerprint: fingerprint,
     };
     crate::write_atomic(&manifest_path(data_dir), &serde_json::to_vec_pretty(&manifest)?)?;
+    // The list and the manifest name the new parts: what no list names now goes, and the
+    // single `decisions.jsonl` of builds before the parts.
+    crate::decision_parts::remove_unlisted(data_dir, &out.parts);
+    let _ = std::fs::remove_file(dir(data_dir).join("decisions.jsonl"));
     catalog.finish_run(run_id, 0, &summary.line(0.0))?;
     Ok(summary)
 }
 
-/// Everything a line of `decisions.jsonl` depends on besides its copies: the extractor
+/// Everything a decision's line depends on besides its copies: the extractor
 /// version, the court table and the size cap.
 fn line_basis() -> String {
     format!(
@@ -552,7 +547,7 @@ fn line_basis() -> String {
     )
 }
 
-/// What a line of `decisions.jsonl` is made from: [`line_basis`] and, in the group's order,
+/// What a decision's line is made from: [`line_basis`] and, in the group's order,
 /// each copy's source, document, toc court and record bytes (sha256). The line is a function
 /// of these, so an equal key means an equal line.
 fn line_key<'a>(basis: &str, members: impl Iterator<Item = &'a Slot>) -> String {
@@ -569,22 +564,33 @@ fn line_key<'a>(basis: &str, members: impl Iterator<Item = &'a Slot>) -> String 
 
 /// What [`write_decisions`] wrote.
 struct Written {
+    /// sha256 of `decisions.parts`.
     sha256: String,
-    /// Lines copied from the earlier file.
+    /// Lines not built again: copied from an earlier part, or in a part kept whole.
     copied: usize,
+    parts: Vec<PartEntry>,
+    /// Parts of the last run kept as they were (not read, not written).
+    parts_kept: usize,
 }
 
-/// One line of the new `decisions.jsonl` and its head's JSON; `copied` from the earlier file.
-struct OutputLine {
-    line: Vec<u8>,
-    head: Vec<u8>,
-    copied: bool,
+/// Parts built at a time (in parallel): a few dozen texts in memory, never the corpus.
+const PARTS_PER_BATCH: usize = 32;
+
+/// One part of the new list: kept from the last run or written now, with each line's length
+/// and head's JSON for `decisions.lines`.
+pub(crate) struct BuiltPart {
+    pub(crate) entry: PartEntry,
+    pub(crate) lines: Vec<(usize, Vec<u8>)>,
+    /// Lines not built again.
+    pub(crate) copied: usize,
+    pub(crate) kept: bool,
 }
 
-/// Writes `decisions.jsonl` (temp file, fsync, `decisions.lines`, rename) from the merge
-/// groups: a group whose key (`keys`, one per group) names a line of the `earlier` file gets
-/// that line and its head; any other is loaded member by member with `load`, merged and
-/// serialised. A second thread hashes and writes while lines are read and built.
+/// Writes the decisions as parts ([`crate::decision_parts`]) from the merge groups, then
+/// `decisions.lines` and `decisions.parts` (temp, fsync, rename). A part whose chunk key the
+/// `earlier` run listed is kept as it is; in any other, a group whose key (`keys`, one per
+/// group) names an earlier line gets that line and its head, and the rest are loaded member
+/// by member with `load`, merged and serialised.
 fn write_decisions(
     data_dir: &Path,
     groups: &[Vec<usize>],
@@ -592,42 +598,63 @@ fn write_decisions(
     earlier: Option<&EarlierLines>,
     load: impl Fn(usize) -> Result<DecisionRecord> + Sync,
 ) -> Result<Written> {
-    let path = records_path(data_dir);
-    let dir = path.parent().expect("output path has a parent");
-    std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(".tmp-{}-decisions.jsonl", std::process::id()));
-    let lines_out = HashingWriter::create(&tmp)?;
-    let (mut copied, mut entries) = (0usize, LinesWriter::create(data_dir)?);
-    for (chunk, chunk_keys) in groups.chunks(BATCH).zip(keys.chunks(BATCH)) {
-        let lines: Vec<Result<OutputLine>> = chunk
+    let chunks = crate::decision_parts::chunks(keys);
+    let mut entries = LinesWriter::create(data_dir)?;
+    let (mut parts, mut copied, mut parts_kept) = (Vec::with_capacity(chunks.len()), 0usize, 0usize);
+    for batch in chunks.chunks(PARTS_PER_BATCH) {
+        let built: Vec<Result<BuiltPart>> = batch
             .par_iter()
-            .zip(chunk_keys)
-            .map(|(g, key)| {
-                if let Some((line, head)) = earlier.and_then(|e| e.line(key)) {
-                    return Ok(OutputLine { line, head, copied: true });
+            .map(|r| {
+                let chunk_keys = &keys[r.clone()];
+                let chunk_key = crate::decision_parts::chunk_key(chunk_keys);
+                if let Some(kept) = earlier.and_then(|e| e.kept_part(&chunk_key, chunk_keys)) {
+                    return Ok(kept);
                 }
-                let copies = g.iter().map(|&i| load(i)).collect::<Result<Vec<_>>>()?;
-                let merged = merge_group(copies);
-                let head = serde_json::to_vec(&DecisionHead::of(&merged))?;
-                let mut line = serde_json::to_vec(&merged)?;
-                line.push(b'\n');
-                Ok(OutputLine { line, head, copied: false })
+                let (mut lines, mut heads, mut copied) = (Vec::new(), Vec::new(), 0);
+                for (g, key) in groups[r.clone()].iter().zip(chunk_keys) {
+                    if let Some((line, head)) = earlier.and_then(|e| e.line(key)) {
+                        copied += 1;
+                        lines.push(line);
+                        heads.push(head);
+                        continue;
+                    }
+                    let copies = g.iter().map(|&i| load(i)).collect::<Result<Vec<_>>>()?;
+                    let merged = merge_group(copies);
+                    heads.push(serde_json::to_vec(&DecisionHead::of(&merged))?);
+                    let mut line = serde_json::to_vec(&merged)?;
+                    line.push(b'\n');
+                    lines.push(line);
+                }
+                let entry = crate::decision_parts::write_part(data_dir, chunk_key, &lines)?;
+                let lines = lines.iter().map(Vec::len).zip(heads).collect();
+                Ok(BuiltPart { entry, lines, copied, kept: false })
             })
             .collect();
-        let mut batch = Vec::with_capacity(lines.len());
-        for (line, key) in lines.into_iter().zip(chunk_keys) {
-            let OutputLine { line, head, copied: was_copied } = line?;
-            copied += usize::from(was_copied);
-            entries.push(key, line.len(), &head)?;
-            batch.push(line);
+        for (r, b) in batch.iter().zip(built) {
+            let b = b?;
+            let part = parts.len() as u32;
+            let mut offset = 0u64;
+            for ((len, head), key) in b.lines.iter().zip(&keys[r.clone()]) {
+                entries.push(key, DecisionSpan { part, offset, len: *len }, head)?;
+                offset += *len as u64;
+            }
+            copied += b.copied;
+            parts_kept += usize::from(b.kept);
+            parts.push(b.entry);
         }
-        lines_out.send(batch);
     }
-    let (file, sha256) = lines_out.finish()?;
-    // The lines first: until the manifest names this file, they match no manifest.
+    crate::decision_parts::make_durable(data_dir)?;
+    let list = crate::decision_parts::render_list(&parts);
+    let sha256 = hex::encode(Sha256::digest(list.as_bytes()));
+    let path = crate::decision_parts::parts_list_path(data_dir);
+    let tmp = path.with_file_name(format!(".tmp-{}-decisions.parts", std::process::id()));
+    let mut file = std::fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+    std::io::Write::write_all(&mut file, list.as_bytes())?;
+    file.sync_all().with_context(|| format!("cannot write {}", tmp.display()))?;
+    // The lines first: until the manifest names this list, they match no manifest.
     entries.finish(&sha256, &file)?;
-    std::fs::rename(&tmp, &path)?;
-    Ok(Written { sha256, copied })
+    std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(Written { sha256, copied, parts, parts_kept })
 }
 
 fn fail(source: &str, key: &str, reason: String) -> FailedRecord {

@@ -22,6 +22,7 @@ pub mod citations;
 pub mod companion;
 pub mod courts;
 pub mod decision_lines;
+pub mod decision_parts;
 pub mod decision_stage;
 pub mod decisions;
 pub mod gii_xml;

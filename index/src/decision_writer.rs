@@ -39,7 +39,7 @@ pub struct DecisionCounts {
     /// Decisions of the earlier generation no longer held, their passages deleted.
     pub index_removed: u64,
     /// Decisions whose `build_key` was the earlier generation's: their row was copied from it
-    /// (or, in a patched store, left as it was), their line of `decisions.jsonl` not read
+    /// (or, in a patched store, left as it was), their line among extract's parts not read
     /// (their citations are written again only when the row is copied).
     pub rows_copied: u64,
     /// Patched store: decisions of the earlier generation whose rows were removed (changed ones,
@@ -93,13 +93,13 @@ type Holdings = BTreeMap<String, Court>;
 pub struct CitationsInput {
     /// Each decision's line in `citations.jsonl`.
     lines: HashMap<String, CitationsLine>,
-    /// Each decision, where its line is in `decisions.jsonl` and extract's `line_key` of it
+    /// Each decision, where its line is among extract's parts and extract's `line_key` of it
     /// (when `decisions.lines` was read), in the file's order.
-    order: Vec<(String, decision_stage::LineSpan, Option<String>)>,
+    order: Vec<(String, extract::decision_parts::DecisionSpan, Option<String>)>,
     path: std::path::PathBuf,
     file: std::fs::File,
     /// Each decision's row id: its id in the earlier generation, else the next above the
-    /// earlier maximum in `decisions.jsonl` order (see [`crate::earlier`]).
+    /// earlier maximum in extract's order (see [`crate::earlier`]).
     row_ids: HashMap<String, i64>,
     /// The courts of the decisions held, by canonical name.
     held_courts: Holdings,
@@ -156,7 +156,7 @@ impl CitationsInput {
 /// Where each line is comes from `citations.lines` when it describes the file as it lies on
 /// disk (same sha256 as resolve's summary, inode, size, mtime), else every line is read
 /// through here; either way a missing, unreadable or truncated `citations.jsonl`, or one whose
-/// decisions are not exactly those of `decisions.jsonl`, is an error naming the file (and the
+/// decisions are not exactly those of extract's decisions (`decisions.parts`), is an error naming the file (and the
 /// line or decision) before anything is built, and a line that is not a decision's citations
 /// fails the build, naming it, at the latest when its decision is written.
 /// `earlier` is every decision of the earlier generation (ext id → row id, index key) and
@@ -207,7 +207,7 @@ pub fn read_citations_input(
     }
     if let Some(stray) = lines.keys().filter(|id| !row_ids.contains_key(*id)).min() {
         bail!(
-            "{} holds citations of decision {stray}, which decisions.jsonl does not hold: rerun `resolve`",
+            "{} holds citations of decision {stray}, which extract's decisions do not hold: rerun `resolve`",
             p.display()
         );
     }
@@ -226,7 +226,7 @@ impl CitationsInput {
 /// removes ([`crate::store_patch`]): those of decisions whose `build_key` changed and of those
 /// no longer held, in row id order; with how many decisions keep their rows. None when a
 /// decision's key is not known without reading its line (`decisions.lines` does not describe
-/// `decisions.jsonl`): the store is written afresh then.
+/// extract's decisions (`decisions.parts`)): the store is written afresh then.
 pub fn plan_patch(
     citations: &CitationsInput,
     carried: &EarlierDecisions,
@@ -289,7 +289,7 @@ fn read_through_citations(p: &Path, file: &std::fs::File) -> Result<Vec<(String,
 /// A decision whose `index_key` is unchanged keeps its passages there; a changed one has them
 /// deleted and written anew; one no longer held has them deleted. A decision whose
 /// [`build_key`] is unchanged has its row copied from `earlier` and its body kept, without
-/// its line of `decisions.jsonl` being read; its citations are written as any decision's
+/// its line of extract's decisions (`decisions.parts`) being read; its citations are written as any decision's
 /// (what is derived from them counts across decisions).
 ///
 /// `patch`: `conn` is a copy of the earlier generation's store (see [`plan_patch`]): the rows
@@ -319,9 +319,7 @@ pub fn write(
     counts.records_failed = manifest.failed.len() as u64;
     let Some(citations) = citations else { bail!("decisions are held but their citations were not read") };
     let court_ids = write_courts(conn, &citations.held_courts)?;
-    let records_path = decision_stage::records_path(data_dir);
-    let records = std::fs::File::open(&records_path)
-        .with_context(|| format!("cannot open {} (rerun `extract`)", records_path.display()))?;
+    let records = extract::decision_parts::DecisionParts::open(data_dir)?;
     let mut derived = Derived { touched: patch.map(|_| Touched::default()), ..Derived::default() };
     let started = std::time::Instant::now();
     let mut removing = 0.0;
@@ -345,15 +343,17 @@ pub fn write(
     // Row ids of the decisions built here (not copied, not kept).
     let mut written: Vec<i64> = Vec::new();
     for (ext_id, span, line_key) in &citations.order {
-        let id =
-            *citations.row_ids.get(ext_id).context("decisions.jsonl changed while index read it: rerun `index`")?;
+        let id = *citations
+            .row_ids
+            .get(ext_id)
+            .context("extract's decisions changed while index read them: rerun `index`")?;
         let citations_sha = &citations.lines[ext_id].sha256;
         let earlier = carried.and_then(|c| c.get(ext_id));
         // extract's key of the line when `decisions.lines` describes the file, else the line's hash.
         let (key, line) = match line_key {
             Some(line_key) => (build_key(laws_input, line_key, citations_sha), None),
             None => {
-                let line = decision_stage::read_line_at(&records, &records_path, *span)?;
+                let line = records.read_line(*span)?;
                 let line_key = format!("line sha256 {}", hex::encode(Sha256::digest(&line)));
                 (build_key(laws_input, &line_key, citations_sha), Some(line))
             }
@@ -382,12 +382,12 @@ pub fn write(
         }
         let line = match line {
             Some(line) => line,
-            None => decision_stage::read_line_at(&records, &records_path, *span)?,
+            None => records.read_line(*span)?,
         };
-        let mut rec = decision_stage::parse_record_line(&records_path, *span, &line)?;
+        let mut rec = records.parse_record(*span, &line)?;
         drop(line);
         if rec.id != *ext_id {
-            bail!("{} changed while index read it: rerun `index`", records_path.display());
+            bail!("{} changed while index read it: rerun `index`", records.path(span.part).display());
         }
         let m = &rec.doc.meta;
         let text_chars = rec.doc.text.chars().count();
@@ -524,7 +524,7 @@ fn copy_earlier_row(
     })
 }
 
-/// Each decision in `decisions.jsonl` order with where its line is and extract's key of it, its
+/// Each decision in extract's order with where its line is and extract's key of it, its
 /// row id (kept from the earlier generation, else the next free one above `earlier_max`, in
 /// that order) and the courts held: from `decisions.lines` when it describes the file (no text
 /// read), else from the file (keys None).
@@ -553,13 +553,14 @@ fn decision_heads(data_dir: &Path, earlier: &EarlierDecisions, earlier_max: i64)
 
 /// [`decision_heads`]: the decisions in file order with their lines and line keys, row ids,
 /// courts held.
-type DecisionHeads = (Vec<(String, decision_stage::LineSpan, Option<String>)>, HashMap<String, i64>, Holdings);
+type DecisionHeads =
+    (Vec<(String, extract::decision_parts::DecisionSpan, Option<String>)>, HashMap<String, i64>, Holdings);
 
 /// Bumped when a decision's rows, body or passages are made differently from the same inputs:
 /// it is part of every [`build_key`], so no row of an older build is copied.
 const BUILD_VERSION: u32 = 1;
 
-/// What a decision's rows, body and passages are a function of: its line of `decisions.jsonl`
+/// What a decision's rows, body and passages are a function of: its line of extract's decisions (`decisions.parts`)
 /// (extract's `line_key`, of which the line is a function), its line of `citations.jsonl`
 /// (sha256), the laws and book codes its law citations are bound to (`laws_input`, the laws
 /// part's input hash) and [`BUILD_VERSION`]. What else a row holds is taken fresh when it is
@@ -1042,7 +1043,7 @@ fn check_edges(conn: &Connection, input: &CitationsInput) -> Result<u64> {
     let mut by_row: HashMap<i64, u32> = HashMap::new();
     for (ext, n) in &input.citing_counts {
         let Some(&row) = input.row_ids.get(ext) else {
-            bail!("citing_counts.tsv names decision {ext}, which decisions.jsonl does not hold: rerun `resolve`")
+            bail!("citing_counts.tsv names decision {ext}, which extract's decisions do not hold: rerun `resolve`")
         };
         by_row.insert(row, *n);
     }

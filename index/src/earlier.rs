@@ -2,7 +2,7 @@
 //! build keeps from it.
 //!
 //! - **Decision row ids are stable:** a decision keeps the id it had in the earlier
-//!   generation; new decisions get ids above the earlier maximum, in `decisions.jsonl` order.
+//!   generation; new decisions get ids above the earlier maximum, in extract's order.
 //!   The decisions' full-text index is keyed by these ids, so it can be carried over.
 //! - **Each decision's `index_key`** (a hash of the passages it puts into the full-text
 //!   index) says whether its documents there are still right: an equal key keeps them.

@@ -18,7 +18,7 @@
 //! their one spelling.
 //!
 //! Output: `work/resolve/citations.jsonl` (one [`DecisionCitations`] per decision, in the order
-//! of `decisions.jsonl`; readers join them by decision id, [`read_citations_by_id`]) and
+//! of extract's decisions; readers join them by decision id, [`read_citations_by_id`]) and
 //! `work/resolve/citations.json` ([`CitationSummary`]).
 
 use std::collections::{BTreeMap, HashMap};
@@ -557,7 +557,10 @@ pub fn read_citing_counts(data_dir: &Path) -> Result<HashMap<String, u32>> {
 }
 
 /// Pass 1: the held index, from every decision's head (no texts kept).
-fn read_heads(data_dir: &Path, basis: &str) -> Result<(HeldIndex, Vec<(String, decision_stage::LineSpan)>)> {
+fn read_heads(
+    data_dir: &Path,
+    basis: &str,
+) -> Result<(HeldIndex, Vec<(String, extract::decision_parts::DecisionSpan)>)> {
     let mut ix = HeldIndex {
         held: Vec::new(),
         by_fn: HashMap::new(),
@@ -855,8 +858,7 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
     let mut edges: Vec<(u32, u32)> = Vec::new();
     let index_of: HashMap<&str, usize> = ix.held.iter().enumerate().map(|(i, h)| (h.ext_id.as_str(), i)).collect();
 
-    let p = decision_stage::records_path(data_dir);
-    let records = std::fs::File::open(&p).with_context(|| format!("cannot open {}", p.display()))?;
+    let records = extract::decision_parts::DecisionParts::open(data_dir)?;
     let bar = catalog::cli::progress_bar(ix.held.len() as u64, "resolve citations");
     let all: Vec<usize> = (0..ix.held.len()).collect();
     for batch in all.chunks(BATCH) {
@@ -876,10 +878,13 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
                 if let Some(built) = earlier_bytes.and_then(|bytes| rebound(bytes, sha256, i, &ix)) {
                     return built;
                 }
-                // Only the decisions to scan are read from `decisions.jsonl` (their texts).
-                let r = decision_stage::read_record_at(&records, &p, *span)?;
+                // Only the decisions to scan are read from the parts (their texts).
+                let r = records.read_record(*span)?;
                 if r.id != ix.held[i].ext_id {
-                    anyhow::bail!("{} changed while resolve read it; run `resolve` again", p.display());
+                    anyhow::bail!(
+                        "{} changed while resolve read it; run `resolve` again",
+                        records.path(span.part).display()
+                    );
                 }
                 let mut d = scan_decision(&r, key.clone());
                 bind_cases(&mut d, i, &ix);

@@ -417,6 +417,16 @@ pub fn sample_oldp_dump() -> PathBuf {
     workspace_root().join("sample/decisions/oldp-sample.jsonl.gz")
 }
 
+/// The lines of the decisions extract wrote last (`decisions.parts`' parts, in order): what a
+/// single `decisions.jsonl` would hold.
+pub fn decision_lines(data: &Path) -> Vec<String> {
+    let parts = extract::decision_parts::DecisionParts::open(data).expect("decisions.parts");
+    (0..parts.parts().len() as u32)
+        .flat_map(|i| parts.part_lines(i).expect("a listed part"))
+        .map(|(_, line)| String::from_utf8(line).expect("UTF-8").trim_end_matches('\n').to_string())
+        .collect()
+}
+
 /// The generation id `data/CURRENT` names.
 pub fn current_id(data: &Path) -> String {
     std::fs::read_to_string(data.join("CURRENT")).expect("CURRENT").trim().to_string()

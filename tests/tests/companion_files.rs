@@ -7,7 +7,8 @@
 use std::collections::HashMap;
 
 use extract::decision_lines::{LocatedHead, read_heads};
-use extract::decision_stage::{LineSpan, records_path};
+use extract::decision_parts::{DecisionParts, parts_list_path};
+use extract::decision_stage::LineSpan;
 use legal_tests::sample_data_dir;
 use resolve::case_law::{citations_path, read_summary};
 use resolve::citation_lines::{CitationLine, read_citation_lines};
@@ -35,19 +36,19 @@ fn decision_heads_read_from_decisions_lines_equal_those_read_from_the_file_and_a
         described.iter().any(|h| h.head.ecli.is_some()) && described.iter().any(|h| !h.head.file_numbers.is_empty())
     );
 
-    touch(&records_path(d));
+    touch(&parts_list_path(d));
     let read = heads(d);
-    assert!(read.iter().all(|h| h.line_key.is_none()), "decisions.lines was trusted for a changed file");
+    assert!(read.iter().all(|h| h.line_key.is_none()), "decisions.lines was trusted for a changed list of parts");
     assert_eq!(read.len(), described.len());
     for (a, b) in described.iter().zip(&read) {
         assert_eq!((a.span, &a.head), (b.span, &b.head));
     }
     // Each place is the decision's whole line.
-    let bytes = std::fs::read(records_path(d)).unwrap();
+    let parts = DecisionParts::open(d).unwrap();
     for h in &read {
-        let line = &bytes[h.span.offset as usize..h.span.offset as usize + h.span.len];
+        let line = parts.read_line(h.span).unwrap();
         assert!(line.ends_with(b"\n"));
-        let v: serde_json::Value = serde_json::from_slice(line).unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&line).unwrap();
         assert_eq!(v["id"], h.head.id.as_str());
     }
 }
@@ -110,4 +111,22 @@ fn a_citations_line_edited_in_place_behind_an_intact_companion_fails_the_build_n
         "{err}"
     );
     assert_eq!(legal_tests::current_id(d), before, "nothing is published");
+}
+
+#[test]
+fn a_lost_part_of_the_decisions_is_written_again_by_the_next_extract_even_over_unchanged_input() {
+    let data = sample_data_dir();
+    let d = data.path();
+    let before = legal_tests::decision_lines(d);
+    let parts = DecisionParts::open(d).unwrap();
+    assert!(parts.parts().len() > 10, "{} parts", parts.parts().len());
+    let lost = parts.path(parts.parts().len() as u32 / 2);
+    std::fs::remove_file(&lost).unwrap();
+    let out = legal_tests::procs::run_stage_ok("extract", &["--data-dir", d.to_str().unwrap()]);
+    // Not "input unchanged": the list names a part that is gone. Every other part is kept,
+    // every line copied (none normalised again), and the lost one written again as it was.
+    assert!(out.contains(&format!("{} parts kept, 1 parts written", parts.parts().len() - 1)), "{out}");
+    assert!(out.contains(" 0 normalised"), "{out}");
+    assert!(lost.is_file(), "{} was not written again", lost.display());
+    assert!(legal_tests::decision_lines(d) == before, "the decisions differ after the part was written again");
 }

@@ -154,9 +154,8 @@ fn every_decision_record_is_served_or_recorded_with_its_reason() {
         .collect();
     let mut in_generation = 0usize;
     let mut corpus_ids = BTreeSet::new();
-    let f = std::fs::File::open(data.path().join("work/extract/decisions/decisions.jsonl")).unwrap();
-    for line in std::io::BufRead::lines(std::io::BufReader::new(f)) {
-        let rec: Value = serde_json::from_str(&line.unwrap()).unwrap();
+    for line in legal_tests::decision_lines(data.path()) {
+        let rec: Value = serde_json::from_str(&line).unwrap();
         for src in rec["sources"].as_array().unwrap() {
             in_generation += 1;
             if src["document"] == "corpus.oldp.jsonl.gz" {
@@ -439,7 +438,8 @@ fn citation_graph_checks(data: &Path) {
     let read = |p: &str| -> Vec<Value> {
         std::fs::read_to_string(data.join(p)).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
     };
-    let decisions = read("work/extract/decisions/decisions.jsonl");
+    let decisions: Vec<Value> =
+        legal_tests::decision_lines(data).iter().map(|l| serde_json::from_str(l).unwrap()).collect();
     let citations = read("work/resolve/citations.jsonl");
     let by_id: BTreeMap<&str, &Value> = decisions.iter().map(|d| (d["id"].as_str().unwrap(), d)).collect();
     let mut edges = BTreeSet::new();

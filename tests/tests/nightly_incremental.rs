@@ -57,7 +57,7 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     stages(&data, &mirror.base_url(), &dump, true);
 
     // No change: every stage says so and rewrites nothing.
-    let decisions = data.join("work/extract/decisions/decisions.jsonl");
+    let decisions = extract::decision_parts::parts_list_path(&data);
     let citations = data.join("work/resolve/citations.jsonl");
     let mtimes = || [&decisions, &citations].map(|p| std::fs::metadata(p).unwrap().modified().unwrap());
     let before = mtimes();
@@ -104,7 +104,7 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     assert!(changed_ids.len() >= 5, "too few records changed: {}", changed_ids.len());
     write_gz_lines(&dump, &lines);
     let before_id = legal_tests::current_id(&data);
-    let (lines_before, citations_before) = (lines_by_id(&decisions), lines_by_id(&citations));
+    let (lines_before, citations_before) = (decisions_by_id(&data), lines_by_id(&citations));
     let log = stages(&data, &mirror.base_url(), &dump, true);
     // Today's dump is another file: read again.
     assert!(log.contains("ingest oldp: toc 1 items (not read); fetched 1 changed"), "{log}");
@@ -133,9 +133,8 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     );
 
     // The decisions those records make (alone or merged) are the only ones scanned again.
-    let affected: BTreeSet<String> = std::fs::read_to_string(&decisions)
-        .unwrap()
-        .lines()
+    let affected: BTreeSet<String> = legal_tests::decision_lines(&data)
+        .iter()
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
         .filter(|d| {
             d["sources"].as_array().unwrap().iter().any(|s| changed_ids.contains(s["record_id"].as_str().unwrap()))
@@ -150,13 +149,31 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
         "resolve scanned more than the changed decisions: {log}"
     );
     assert_eq!(count_before(&log, "unchanged and only bound anew"), total - affected.len(), "{log}");
-    // extract copied the other decisions' lines as they were, without reading their records.
+    // extract copied the other decisions' lines as they were, without reading their records,
+    // and kept every part that holds none of the changed ones without writing it: only the
+    // parts the list names are left on disk.
     assert_eq!(count_before(&log, "lines copied as they were"), total - affected.len(), "{log}");
+    let listed = extract::decision_parts::DecisionParts::open(&data).unwrap().parts().to_vec();
+    let (kept, written) = (count_before(&log, "parts kept,"), count_before(&log, "parts written"));
+    assert_eq!(kept + written, listed.len(), "{log}");
+    // A changed line's key may also move where its part ends (two parts become one, or one
+    // two), so a change rewrites at most two parts.
+    assert!(
+        kept > 0 && written <= 2 * affected.len(),
+        "{kept} parts kept, {written} written for {} changed: {log}",
+        affected.len()
+    );
+    let on_disk = std::fs::read_dir(extract::decision_parts::parts_dir(&data))
+        .unwrap()
+        .flatten()
+        .flat_map(|d| std::fs::read_dir(d.path()).unwrap().flatten())
+        .count();
+    assert_eq!(on_disk, listed.len(), "part files no list names are left on disk");
     assert!(log.contains("index: published"), "{log}");
-    // index copies the row of every decision whose line of decisions.jsonl and of
+    // index copies the row of every decision whose line among extract's parts and of
     // citations.jsonl are as they were, and only theirs (the rows are compared with a build
     // from scratch below).
-    let (lines_after, citations_after) = (lines_by_id(&decisions), lines_by_id(&citations));
+    let (lines_after, citations_after) = (decisions_by_id(&data), lines_by_id(&citations));
     let unchanged = lines_after
         .iter()
         .filter(|(id, line)| {
@@ -181,9 +198,8 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     );
     // index compresses and writes only those decisions' bodies; the others keep their frames.
     // (A changed record merged as a second copy leaves its decision's text as it was.)
-    let rewritten: BTreeSet<String> = std::fs::read_to_string(&decisions)
-        .unwrap()
-        .lines()
+    let rewritten: BTreeSet<String> = legal_tests::decision_lines(&data)
+        .iter()
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
         .filter(|d| d["doc"]["text"].as_str().unwrap().contains("Ergänzend: vgl."))
         .map(|d| d["id"].as_str().unwrap().to_string())
@@ -260,8 +276,11 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     // What the incremental run wrote is what a run from scratch on the changed input writes.
     let fresh = work.path().join("fresh");
     stages(&fresh, &mirror.base_url(), &dump, true);
+    // The decisions are cut into the same parts (the list names each by its bytes' sha256), so
+    // they hold the same lines in the same order.
+    assert!(legal_tests::decision_lines(&data) == legal_tests::decision_lines(&fresh), "the decisions differ");
     for rel in
-        ["work/extract/decisions/decisions.jsonl", "work/resolve/citations.jsonl", "work/resolve/citing_counts.tsv"]
+        ["work/extract/decisions/decisions.parts", "work/resolve/citations.jsonl", "work/resolve/citing_counts.tsv"]
     {
         assert!(
             std::fs::read(data.join(rel)).unwrap() == std::fs::read(fresh.join(rel)).unwrap(),
@@ -496,14 +515,18 @@ fn citations_by_decision(dir: &Path) -> BTreeMap<String, Vec<index::citation_row
     rows.into_iter().map(|(ext, id)| (ext, g.decision_citations(id).unwrap())).collect()
 }
 
-/// Each line of a JSON Lines file of decisions (`decisions.jsonl`, `citations.jsonl`) by its
-/// decision id.
+/// Each line of a JSON Lines file of decisions (`citations.jsonl`) by its decision id.
 fn lines_by_id(p: &Path) -> BTreeMap<String, String> {
-    std::fs::read_to_string(p)
-        .unwrap()
-        .lines()
-        .map(|l| (serde_json::from_str::<Value>(l).unwrap()["id"].as_str().unwrap().to_string(), l.to_string()))
-        .collect()
+    by_id(std::fs::read_to_string(p).unwrap().lines().map(str::to_string))
+}
+
+/// Each decision's line (extract's parts) by its decision id.
+fn decisions_by_id(data: &Path) -> BTreeMap<String, String> {
+    by_id(legal_tests::decision_lines(data).into_iter())
+}
+
+fn by_id(lines: impl Iterator<Item = String>) -> BTreeMap<String, String> {
+    lines.map(|l| (serde_json::from_str::<Value>(&l).unwrap()["id"].as_str().unwrap().to_string(), l)).collect()
 }
 
 /// Per decision (ext id): its row as the generation in `dir` holds it, less where its body

@@ -100,7 +100,8 @@ fn extract_and_resolve_of_50k_decisions_stay_in_bounded_memory() {
     // Run through the stages (extract first: resolve reads its output).
     let extract_mib = peak_rss_mib("extract", &data);
     let resolve_mib = peak_rss_mib("resolve", &data);
-    let corpus_mib = std::fs::metadata(data.join("work/extract/decisions/decisions.jsonl")).unwrap().len() >> 20;
+    let corpus_mib =
+        extract::decision_parts::DecisionParts::open(&data).unwrap().parts().iter().map(|p| p.bytes).sum::<u64>() >> 20;
     // The corpus is about 1.4 GB of decisions; a stage that held it (as every stage did before
     // they streamed: about 83 KB of memory per decision) would need several GiB. A streaming
     // stage holds one batch of texts plus a few hundred bytes per decision.
