@@ -13,9 +13,10 @@
 //! - two records are one decision when they share court, date and a file number; the copy
 //!   with the richer text is the primary, and every copy is listed in `sources`;
 //! - what a night reuses is keyed by everything it is a function of: a line of the last run's
-//!   the last run's parts is copied only under its `line_key`, and a part kept only under its
-//!   chunk key, and only while `decisions.lines` describes that very list of parts; a record is grouped by its kept `SlotHead` only under its
-//!   `slot_key` and while its cache file exists. Either way the output equals a run that
+//!   parts is copied only under its `line_key`, a part is kept only under its chunk key (its
+//!   lines' keys), both only while `decisions.lines` describes that very list of parts; a
+//!   record is grouped by its kept `SlotHead` only under its `slot_key` and while its cache
+//!   file exists. Either way the output equals a run that
 //!   reads everything (the nightly test compares them byte for byte).
 
 use std::collections::HashMap;
@@ -118,8 +119,8 @@ pub fn read_manifest(data_dir: &Path) -> Result<Option<DecisionsManifest>> {
     }
 }
 
-/// Where a line is in a JSON Lines work file (resolve's `citations.jsonl`): its byte offset
-/// and length (the newline included).
+/// Where a line is in one file (resolve's `citations.jsonl`, a head in `decisions.lines`): its
+/// byte offset and length (the newline included).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LineSpan {
     pub offset: u64,
@@ -133,7 +134,7 @@ pub(crate) fn read_located_parts<T: serde::de::DeserializeOwned>(
     data_dir: &Path,
 ) -> Result<impl Iterator<Item = Result<(DecisionSpan, T)>> + use<T>> {
     let parts = DecisionParts::open(data_dir)?;
-    Ok(LocatedParts { parts, part: 0, pending: std::collections::VecDeque::new(), _t: std::marker::PhantomData })
+    Ok(LocatedParts { parts, part: 0, pending: std::collections::VecDeque::new() })
 }
 
 /// [`read_located_parts`]' iterator: one part's lines at a time.
@@ -141,7 +142,6 @@ struct LocatedParts<T> {
     parts: DecisionParts,
     part: u32,
     pending: std::collections::VecDeque<Result<(DecisionSpan, T)>>,
-    _t: std::marker::PhantomData<T>,
 }
 
 impl<T: serde::de::DeserializeOwned> Iterator for LocatedParts<T> {
