@@ -117,7 +117,7 @@ specs=$work/specs
 mkdir -p "$specs"
 PYTHONPATH="$root/scripts" python3 - "$data" "$base" "$specs" <<'PY'
 import json, sys, random
-from decision_lines import decision_lines
+from parted_lines import decision_lines
 data, base, out = sys.argv[1:4]
 random.seed(1)
 ids, eclis, fns, texts = [], [], [], []

@@ -213,7 +213,7 @@ done
 # A 20,000-character decision text (the longest-cited corpus decisions, cut at 20,000 characters).
 PYTHONPATH="$root/scripts" python3 - "$ddata" "$dbase" > "$work/check.rest" <<'PY'
 import json, sys
-from decision_lines import decision_lines
+from parted_lines import decision_lines
 texts = []
 for line in decision_lines(sys.argv[1]):
     t = json.loads(line)["doc"]["text"]

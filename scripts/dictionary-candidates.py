@@ -8,7 +8,7 @@ decisions use just before a bound citation of a § -- in several decisions -- an
 itself does not use is a candidate way to ask for that §. For each (word, §) pair it counts the
 distinct decisions, and how specific the word is to that § (the share of the word's citation
 windows that cite it). It reads the last run's decisions (`work/extract/decisions/decisions.parts` and its parts),
-`work/resolve/citations.jsonl` and the current generation's `store.sqlite` (the §'s own words).
+resolve's citations (`work/resolve/citations.parts`) and the current generation's `store.sqlite` (the §'s own words).
 
 It prints TSV in the dictionary's format, with the evidence in the note column, to stdout. Nothing
 is added by itself: an operator reviews a line, keeps it (lay word -> the legal terms of the §'s
@@ -24,7 +24,7 @@ import sqlite3
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from decision_lines import decision_lines  # noqa: E402
+from parted_lines import citation_lines, decision_lines  # noqa: E402
 
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{5,}")
 # Words of court writing that say nothing about a case's subject.
@@ -65,7 +65,7 @@ def main():
 
     pair = collections.defaultdict(set)  # (word, book, section) -> decisions
     word_windows = collections.Counter()  # word -> citation windows holding it
-    for line in open(os.path.join(a.data_dir, "work/resolve/citations.jsonl")):
+    for line in citation_lines(a.data_dir):
         c = json.loads(line)
         text = texts.get(c["id"], "")
         for cit in c.get("laws") or []:

@@ -1,5 +1,5 @@
 //! `decisions.lines`, beside `decisions.parts`: each decision's `line_key`, the place of its
-//! line among the parts ([`crate::decision_parts`]) and its head (what later stages need of a decision without its text), so a night neither
+//! line among the parts ([`crate::line_parts`]) and its head (what later stages need of a decision without its text), so a night neither
 //! rebuilds an unchanged line nor makes `resolve` and `index` read gigabytes of text to learn
 //! ids, courts, dates and file numbers.
 //!
@@ -21,8 +21,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::companion::{CompanionWriter, open_companion};
 use crate::courts::Court;
-use crate::decision_parts::{DecisionParts, DecisionSpan, parse_list, part_is_whole, parts_list_path};
-use crate::decision_stage::{BuiltPart, DecisionRecord, LineSpan, line_keys_path, read_manifest};
+use crate::decision_stage::{BuiltPart, DecisionRecord, LineSpan, line_keys_path, parts_layout, read_manifest};
+use crate::line_parts::{PartSpan, PartedLines, PartsLayout, part_is_whole, read_list};
 
 /// What `resolve` and `index` read of a decision before its text: its id, court, date, file
 /// numbers, ECLI, the sources of its copies and what it was made from.
@@ -58,16 +58,16 @@ impl DecisionHead {
 /// `decisions.lines` was read (None: read from the parts themselves).
 #[derive(Debug, Clone)]
 pub struct LocatedHead {
-    pub span: DecisionSpan,
+    pub span: PartSpan,
     pub line_key: Option<String>,
     pub head: DecisionHead,
 }
 
 /// One line after the header: key, place, head (JSON text, never holding a newline).
-fn parse_entry(line: &str) -> Option<(&str, DecisionSpan, &str)> {
+fn parse_entry(line: &str) -> Option<(&str, PartSpan, &str)> {
     let mut f = line.splitn(5, ' ');
     let (key, part, offset, len, head) = (f.next()?, f.next()?, f.next()?, f.next()?, f.next()?);
-    Some((key, DecisionSpan { part: part.parse().ok()?, offset: offset.parse().ok()?, len: len.parse().ok()? }, head))
+    Some((key, PartSpan { part: part.parse().ok()?, offset: offset.parse().ok()?, len: len.parse().ok()? }, head))
 }
 
 /// `decisions.lines` at its first entry, when it describes the `decisions.parts` the manifest
@@ -79,11 +79,11 @@ fn open_matching(data_dir: &Path, sha256: &str, file: &std::fs::File) -> Option<
 /// The last run's parts and `decisions.lines`, held open while new ones replace them: where
 /// each line and its head are, by `line_key`, and each part by its chunk key.
 pub(crate) struct EarlierLines {
-    data_dir: std::path::PathBuf,
-    parts: DecisionParts,
+    layout: PartsLayout,
+    parts: PartedLines,
     lines: std::fs::File,
     /// line_key → (the line among the parts, its head in `decisions.lines`).
-    spans: HashMap<String, (DecisionSpan, LineSpan)>,
+    spans: HashMap<String, (PartSpan, LineSpan)>,
     /// chunk key → the part's place in the list.
     by_chunk: HashMap<String, u32>,
 }
@@ -92,10 +92,10 @@ impl EarlierLines {
     /// None when there is no earlier list, or `decisions.lines` does not describe the list
     /// the last run's manifest names (`sha256`) exactly as it lies on disk.
     pub(crate) fn open(data_dir: &Path, sha256: &str) -> Option<EarlierLines> {
-        let list_path = parts_list_path(data_dir);
-        let list = std::fs::File::open(&list_path).ok()?;
+        let layout = parts_layout(data_dir);
+        let list = std::fs::File::open(&layout.list).ok()?;
         let mut reader = open_matching(data_dir, sha256, &list)?;
-        let parts = parse_list(&list_path, &std::fs::read_to_string(&list_path).ok()?).ok()?;
+        let parts = read_list(&layout).ok()?;
         let by_chunk = parts.iter().enumerate().map(|(i, p)| (p.chunk_key.clone(), i as u32)).collect();
         let lines = reader.get_ref().try_clone().ok()?;
         let mut offset = reader.stream_position().ok()?;
@@ -112,13 +112,7 @@ impl EarlierLines {
             spans.insert(key.to_string(), (span, LineSpan { offset: head_at, len: head.len() }));
             offset += n as u64;
         }
-        Some(EarlierLines {
-            data_dir: data_dir.to_path_buf(),
-            parts: DecisionParts::of(data_dir, parts),
-            lines,
-            spans,
-            by_chunk,
-        })
+        Some(EarlierLines { parts: PartedLines::of(layout.clone(), parts), layout, lines, spans, by_chunk })
     }
 
     fn head(&self, at: LineSpan) -> Option<Vec<u8>> {
@@ -140,7 +134,7 @@ impl EarlierLines {
     pub(crate) fn kept_part(&self, chunk_key: &str, keys: &[String]) -> Option<BuiltPart> {
         let part = *self.by_chunk.get(chunk_key)?;
         let entry = self.parts.parts().get(part as usize)?.clone();
-        if entry.lines != keys.len() || !part_is_whole(&self.data_dir, &entry) {
+        if entry.lines != keys.len() || !part_is_whole(&self.layout, &entry) {
             return None;
         }
         let mut lines = Vec::with_capacity(keys.len());
@@ -166,7 +160,7 @@ impl LinesWriter {
     }
 
     /// The next decision: its line's key, place and head's JSON.
-    pub(crate) fn push(&mut self, key: &str, span: DecisionSpan, head: &[u8]) -> std::io::Result<()> {
+    pub(crate) fn push(&mut self, key: &str, span: PartSpan, head: &[u8]) -> std::io::Result<()> {
         let out = self.0.entries();
         write!(out, "{key} {} {} {} ", span.part, span.offset, span.len)?;
         out.write_all(head)?;
@@ -185,7 +179,7 @@ impl LinesWriter {
 /// the parts themselves (every line read, `line_key` None). A line that is not a decision is
 /// an error naming the file and the place.
 pub fn read_heads(data_dir: &Path) -> Result<Box<dyn Iterator<Item = Result<LocatedHead>>>> {
-    let p = parts_list_path(data_dir);
+    let p = parts_layout(data_dir).list;
     let file = std::fs::File::open(&p).with_context(|| format!("cannot open {} (run `extract`)", p.display()))?;
     let manifest = read_manifest(data_dir)?;
     if let Some(reader) = manifest.and_then(|m| open_matching(data_dir, &m.sha256, &file)) {

@@ -1,7 +1,7 @@
 //! The decisions run: every record of every Open Legal Data dump and every rii zip in the
 //! catalog → normalised documents ([`crate::decisions`]) → canonical courts
 //! ([`crate::courts`]) → second copies merged → the decisions' lines in content-addressed parts
-//! (`work/extract/decisions/parts/`, listed by `decisions.parts`: [`crate::decision_parts`]), and
+//! (`work/extract/decisions/parts/`, listed by `decisions.parts`: [`crate::line_parts`]), and
 //! `work/extract/decisions/current.json` last (the done-marker, with the counts and every
 //! record that could not be used).
 //!
@@ -32,8 +32,8 @@ use sha2::{Digest, Sha256};
 
 use crate::courts::{Court, CourtTable, branch_of_jurisdiction};
 use crate::decision_lines::{DecisionHead, EarlierLines, LinesWriter};
-use crate::decision_parts::{DecisionParts, DecisionSpan, PartEntry};
 use crate::decisions::{DecisionDoc, normalise_oldp, parse_oldp_line, parse_rii_xml};
+use crate::line_parts::{PartEntry, PartSpan, PartedLines, PartsLayout};
 
 /// Bump when the normaliser's output changes, so cached records are rebuilt.
 pub const DECISION_EXTRACT_VERSION: u32 = 1;
@@ -96,6 +96,22 @@ pub fn manifest_path(data_dir: &Path) -> PathBuf {
     dir(data_dir).join("current.json")
 }
 
+/// Where the decisions' lines lie: content-addressed parts in `parts/`, listed in order by
+/// `decisions.parts` ([`crate::line_parts`]).
+pub fn parts_layout(data_dir: &Path) -> PartsLayout {
+    PartsLayout {
+        list: dir(data_dir).join("decisions.parts"),
+        dir: dir(data_dir).join("parts"),
+        line_is: "decision",
+        stage: "extract",
+    }
+}
+
+/// The decisions of the last complete run, to read line by line.
+pub fn open_decisions(data_dir: &Path) -> Result<PartedLines> {
+    PartedLines::open(parts_layout(data_dir))
+}
+
 /// `decisions.parts`' companion ([`crate::decision_lines`]): the list it describes, then each
 /// line's `line_key`, place and head. The next run copies a line whose key it computes again
 /// instead of reading, merging and serialising its copies; later stages read heads from it.
@@ -119,7 +135,7 @@ pub fn read_manifest(data_dir: &Path) -> Result<Option<DecisionsManifest>> {
     }
 }
 
-/// Where a line is in one file (resolve's `citations.jsonl`, a head in `decisions.lines`): its
+/// Where a line is in one file (a head in `decisions.lines`): its
 /// byte offset and length (the newline included).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LineSpan {
@@ -132,20 +148,20 @@ pub struct LineSpan {
 /// a line that is not a decision is an error naming its part and place.
 pub(crate) fn read_located_parts<T: serde::de::DeserializeOwned>(
     data_dir: &Path,
-) -> Result<impl Iterator<Item = Result<(DecisionSpan, T)>> + use<T>> {
-    let parts = DecisionParts::open(data_dir)?;
+) -> Result<impl Iterator<Item = Result<(PartSpan, T)>> + use<T>> {
+    let parts = open_decisions(data_dir)?;
     Ok(LocatedParts { parts, part: 0, pending: std::collections::VecDeque::new() })
 }
 
 /// [`read_located_parts`]' iterator: one part's lines at a time.
 struct LocatedParts<T> {
-    parts: DecisionParts,
+    parts: PartedLines,
     part: u32,
-    pending: std::collections::VecDeque<Result<(DecisionSpan, T)>>,
+    pending: std::collections::VecDeque<Result<(PartSpan, T)>>,
 }
 
 impl<T: serde::de::DeserializeOwned> Iterator for LocatedParts<T> {
-    type Item = Result<(DecisionSpan, T)>;
+    type Item = Result<(PartSpan, T)>;
     fn next(&mut self) -> Option<Self::Item> {
         while self.pending.is_empty() {
             if self.part as usize >= self.parts.parts().len() {
@@ -436,7 +452,7 @@ pub fn run(data_dir: &Path) -> Result<DecisionsSummary> {
     if let Some(m) = read_manifest(data_dir)?
         && m.input_fingerprint == fingerprint
         && m.extract_version == DECISION_EXTRACT_VERSION
-        && crate::decision_parts::list_is_whole(data_dir)
+        && crate::line_parts::list_is_whole(&parts_layout(data_dir))
     {
         return Ok(DecisionsSummary {
             records_read: m.records_read,
@@ -531,7 +547,7 @@ pub fn run(data_dir: &Path) -> Result<DecisionsSummary> {
     crate::write_atomic(&manifest_path(data_dir), &serde_json::to_vec_pretty(&manifest)?)?;
     // The list and the manifest name the new parts: what no list names now goes, and the
     // single `decisions.jsonl` of builds before the parts.
-    crate::decision_parts::remove_unlisted(data_dir, &out.parts);
+    crate::line_parts::remove_unlisted(&parts_layout(data_dir), &out.parts);
     let _ = std::fs::remove_file(dir(data_dir).join("decisions.jsonl"));
     catalog.finish_run(run_id, 0, &summary.line(0.0))?;
     Ok(summary)
@@ -586,7 +602,7 @@ pub(crate) struct BuiltPart {
     pub(crate) kept: bool,
 }
 
-/// Writes the decisions as parts ([`crate::decision_parts`]) from the merge groups, then
+/// Writes the decisions as parts ([`crate::line_parts`]) from the merge groups, then
 /// `decisions.lines` and `decisions.parts` (temp, fsync, rename). A part whose chunk key the
 /// `earlier` run listed is kept as it is; in any other, a group whose key (`keys`, one per
 /// group) names an earlier line gets that line and its head, and the rest are loaded member
@@ -598,7 +614,8 @@ fn write_decisions(
     earlier: Option<&EarlierLines>,
     load: impl Fn(usize) -> Result<DecisionRecord> + Sync,
 ) -> Result<Written> {
-    let chunks = crate::decision_parts::chunks(keys);
+    let layout = parts_layout(data_dir);
+    let chunks = crate::line_parts::chunks(keys);
     let mut entries = LinesWriter::create(data_dir)?;
     let (mut parts, mut copied, mut parts_kept) = (Vec::with_capacity(chunks.len()), 0usize, 0usize);
     for batch in chunks.chunks(PARTS_PER_BATCH) {
@@ -606,7 +623,7 @@ fn write_decisions(
             .par_iter()
             .map(|r| {
                 let chunk_keys = &keys[r.clone()];
-                let chunk_key = crate::decision_parts::chunk_key(chunk_keys);
+                let chunk_key = crate::line_parts::chunk_key(chunk_keys);
                 if let Some(kept) = earlier.and_then(|e| e.kept_part(&chunk_key, chunk_keys)) {
                     return Ok(kept);
                 }
@@ -625,7 +642,7 @@ fn write_decisions(
                     line.push(b'\n');
                     lines.push(line);
                 }
-                let entry = crate::decision_parts::write_part(data_dir, chunk_key, &lines)?;
+                let entry = crate::line_parts::write_part(&layout, chunk_key, &lines)?;
                 let lines = lines.iter().map(Vec::len).zip(heads).collect();
                 Ok(BuiltPart { entry, lines, copied, kept: false })
             })
@@ -635,7 +652,7 @@ fn write_decisions(
             let part = parts.len() as u32;
             let mut offset = 0u64;
             for ((len, head), key) in b.lines.iter().zip(&keys[r.clone()]) {
-                entries.push(key, DecisionSpan { part, offset, len: *len }, head)?;
+                entries.push(key, PartSpan { part, offset, len: *len }, head)?;
                 offset += *len as u64;
             }
             copied += b.copied;
@@ -643,17 +660,8 @@ fn write_decisions(
             parts.push(b.entry);
         }
     }
-    crate::decision_parts::make_durable(data_dir)?;
-    let list = crate::decision_parts::render_list(&parts);
-    let sha256 = hex::encode(Sha256::digest(list.as_bytes()));
-    let path = crate::decision_parts::parts_list_path(data_dir);
-    let tmp = path.with_file_name(format!(".tmp-{}-decisions.parts", std::process::id()));
-    let mut file = std::fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-    std::io::Write::write_all(&mut file, list.as_bytes())?;
-    file.sync_all().with_context(|| format!("cannot write {}", tmp.display()))?;
     // The lines first: until the manifest names this list, they match no manifest.
-    entries.finish(&sha256, &file)?;
-    std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))?;
+    let sha256 = crate::line_parts::write_list(&layout, &parts, |sha256, list| entries.finish(sha256, list))?;
     Ok(Written { sha256, copied, parts, parts_kept })
 }
 

@@ -11,7 +11,8 @@
 //! - [`decision_stage`]: the stage run over every decision source; second copies merged.
 //! - [`companion`]: what a companion file (one entry per line of a big work file) is, opened and written.
 //! - [`decision_lines`]: `decisions.lines`, each line's key, place and head (no text).
-//! - [`hashing_writer`]: a file written and hashed on a second thread.
+//! - [`line_parts`]: a big JSON Lines work file as content-addressed parts (extract's decisions,
+//!   resolve's citations), so a night writes only the parts that changed.
 //!
 //! Invariant: outputs are keyed by the content hash of their input and the extractor version,
 //! so an unchanged document is never re-extracted, and a run killed midway leaves only whole
@@ -22,12 +23,11 @@ pub mod citations;
 pub mod companion;
 pub mod courts;
 pub mod decision_lines;
-pub mod decision_parts;
 pub mod decision_stage;
 pub mod decisions;
 pub mod gii_xml;
-pub mod hashing_writer;
 pub mod law;
+pub mod line_parts;
 pub mod plain_text;
 pub mod statutes;
 

@@ -91,13 +91,13 @@ type Holdings = BTreeMap<String, Court>;
 /// build starts (see [`read_citations_input`]). Holds where each decision's line is, not the
 /// lines: the build reads one line at a time.
 pub struct CitationsInput {
-    /// Each decision's line in `citations.jsonl`.
+    /// Each decision's line among resolve's citations parts.
     lines: HashMap<String, CitationsLine>,
     /// Each decision, where its line is among extract's parts and extract's `line_key` of it
     /// (when `decisions.lines` was read), in the file's order.
-    order: Vec<(String, extract::decision_parts::DecisionSpan, Option<String>)>,
-    path: std::path::PathBuf,
-    file: std::fs::File,
+    order: Vec<(String, extract::line_parts::PartSpan, Option<String>)>,
+    /// resolve's citations (`citations.parts`).
+    parts: extract::line_parts::PartedLines,
     /// Each decision's row id: its id in the earlier generation, else the next above the
     /// earlier maximum in extract's order (see [`crate::earlier`]).
     row_ids: HashMap<String, i64>,
@@ -107,10 +107,10 @@ pub struct CitationsInput {
     citing_counts: HashMap<String, u32>,
 }
 
-/// Where a decision's line of `citations.jsonl` is, and its sha256 (part of [`build_key`]).
+/// Where a decision's citations line is, its place in their order, and its sha256 (part of
+/// [`build_key`]).
 struct CitationsLine {
-    offset: u64,
-    len: usize,
+    span: extract::line_parts::PartSpan,
     line_no: usize,
     sha256: [u8; 32],
 }
@@ -125,37 +125,33 @@ impl CitationsInput {
     /// recorded for it (by resolve in `citations.lines`, or when read through) fails, so what a
     /// build key was made from is what is written.
     fn of(&self, id: &str) -> Result<DecisionCitations> {
-        use std::os::unix::fs::FileExt;
-        let p = &self.path;
-        let Some(&CitationsLine { offset, len, line_no, sha256 }) = self.lines.get(id) else {
-            bail!(
-                "{} has no line for decision {id} (truncated, or from another run of extract): rerun `resolve`",
-                p.display()
-            )
+        let list = self.parts.list_path().display();
+        let Some(&CitationsLine { span, line_no, sha256 }) = self.lines.get(id) else {
+            bail!("{list} has no line for decision {id} (truncated, or from another run of extract): rerun `resolve`")
         };
-        let mut buf = vec![0u8; len];
-        self.file
-            .read_exact_at(&mut buf, offset)
-            .with_context(|| format!("{} changed while index read it: rerun `index`", p.display()))?;
+        let buf = self.parts.read_line(span).context("rerun `index`")?;
+        let p = self.parts.path(span.part);
         if <[u8; 32]>::from(Sha256::digest(&buf)) != sha256 {
             bail!(
-                "{}: line {line_no} (of {id}) is not the line resolve wrote (changed since): rerun `resolve`",
-                p.display()
+                "{}: the line at byte {} (line {line_no} of {list}, of {id}) is not the line resolve wrote (changed since): rerun `resolve`",
+                p.display(),
+                span.offset
             );
         }
         serde_json::from_slice(&buf).with_context(|| {
             format!(
-                "{}: line {line_no} is not a decision's citations (of {id}; garbled, or from another version? rerun `resolve`)",
-                p.display()
+                "{}: the line at byte {} (line {line_no} of {list}) is not a decision's citations (of {id}; garbled, or from another version? rerun `resolve`)",
+                p.display(),
+                span.offset
             )
         })
     }
 }
 
 /// resolve's citations keyed by decision id, for [`write`]; `None` when no decisions are held.
-/// Where each line is comes from `citations.lines` when it describes the file as it lies on
-/// disk (same sha256 as resolve's summary, inode, size, mtime), else every line is read
-/// through here; either way a missing, unreadable or truncated `citations.jsonl`, or one whose
+/// Where each line is comes from `citations.lines` when it describes `citations.parts` as it
+/// lies on disk (same sha256 as resolve's summary, inode, size, mtime), else every part is read
+/// through here; either way missing, unreadable or truncated citations, or ones whose
 /// decisions are not exactly those of extract's decisions (`decisions.parts`), is an error naming the file (and the
 /// line or decision) before anything is built, and a line that is not a decision's citations
 /// fails the build, naming it, at the latest when its decision is written.
@@ -169,10 +165,11 @@ pub fn read_citations_input(
     if decision_stage::read_manifest(data_dir)?.is_none() {
         return Ok(None);
     }
-    let p = case_law::citations_path(data_dir);
-    let file = std::fs::File::open(&p)
+    let layout = case_law::citations_layout(data_dir);
+    let p = layout.list.clone();
+    let parts = extract::line_parts::PartedLines::open(layout)
         .with_context(|| format!("{} is missing: run `resolve` before `index` (decisions are held)", p.display()))?;
-    // `citations.lines` when it describes this very file: no line is read here (each is read
+    // `citations.lines` when it describes this very list: no line is read here (each is read
     // and parsed when its decision is written, so a garbled one still fails the build).
     let described = case_law::read_summary(data_dir)
         .ok()
@@ -182,18 +179,16 @@ pub fn read_citations_input(
         Some(described) => described
             .into_iter()
             .enumerate()
-            .map(|(i, l)| {
-                (l.id, CitationsLine { offset: l.span.offset, len: l.span.len, line_no: i + 1, sha256: l.sha256 })
-            })
+            .map(|(i, l)| (l.id, CitationsLine { span: l.span, line_no: i + 1, sha256: l.sha256 }))
             .collect(),
-        None => read_through_citations(&p, &file)?,
+        None => read_through_citations(&parts)?,
     };
     let mut lines = HashMap::with_capacity(located.len());
     for (id, at) in located {
         let line_no = at.line_no;
         if let Some(id) = lines.insert(id.clone(), at).map(|_| id) {
             bail!(
-                "{}: line {line_no} repeats decision {id} (one line per decision expected; rerun `resolve`)",
+                "{}: line {line_no} (counted across its parts) repeats decision {id} (one line per decision expected; rerun `resolve`)",
                 p.display()
             );
         }
@@ -212,7 +207,7 @@ pub fn read_citations_input(
         );
     }
     let citing_counts = case_law::read_citing_counts(data_dir)?;
-    Ok(Some(CitationsInput { lines, order, path: p, file, row_ids, held_courts, citing_counts }))
+    Ok(Some(CitationsInput { lines, order, parts, row_ids, held_courts, citing_counts }))
 }
 
 impl CitationsInput {
@@ -247,37 +242,24 @@ pub fn plan_patch(
     Some((remove, keep))
 }
 
-/// Every line of `citations.jsonl` (at `p`) read through: each decision id with where its
-/// line is and its sha256. A line that is not JSON with an id is an error naming it.
-fn read_through_citations(p: &Path, file: &std::fs::File) -> Result<Vec<(String, CitationsLine)>> {
-    use std::io::BufRead;
+/// Every line of resolve's citations parts read through: each decision id with where its line
+/// is and its sha256. A line that is not JSON with an id is an error naming its part and place.
+fn read_through_citations(parts: &extract::line_parts::PartedLines) -> Result<Vec<(String, CitationsLine)>> {
     #[derive(serde::Deserialize)]
     struct LineId {
         id: String,
     }
     let mut out = Vec::new();
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, file.try_clone()?);
-    let (mut offset, mut line, mut line_no) = (0u64, Vec::new(), 0usize);
-    loop {
-        line.clear();
-        let n = reader
-            .read_until(b'\n', &mut line)
-            .with_context(|| format!("{}: line {} is unreadable", p.display(), line_no + 1))?;
-        if n == 0 {
-            return Ok(out);
+    for part in 0..parts.parts().len() as u32 {
+        for (span, line) in parts.part_lines(part)? {
+            // The id is kept; the rest is read through (a line that is not JSON fails here), and
+            // parsed in full when its decision is written.
+            let c: LineId = parts.parse(span, &line)?;
+            let line_no = out.len() + 1;
+            out.push((c.id, CitationsLine { span, line_no, sha256: Sha256::digest(&line).into() }));
         }
-        line_no += 1;
-        // The id is kept; the rest is read through (a line that is not JSON fails here), and
-        // parsed in full when its decision is written.
-        let c: LineId = serde_json::from_slice(&line).with_context(|| {
-            format!(
-                "{}: line {line_no} is not a decision's citations (truncated or garbled? rerun `resolve`)",
-                p.display()
-            )
-        })?;
-        out.push((c.id, CitationsLine { offset, len: n, line_no, sha256: Sha256::digest(&line).into() }));
-        offset += n as u64;
     }
+    Ok(out)
 }
 
 /// `citations`: from [`read_citations_input`], joined to the decisions by decision id.
@@ -319,7 +301,7 @@ pub fn write(
     counts.records_failed = manifest.failed.len() as u64;
     let Some(citations) = citations else { bail!("decisions are held but their citations were not read") };
     let court_ids = write_courts(conn, &citations.held_courts)?;
-    let records = extract::decision_parts::DecisionParts::open(data_dir)?;
+    let records = decision_stage::open_decisions(data_dir)?;
     let mut derived = Derived { touched: patch.map(|_| Touched::default()), ..Derived::default() };
     let started = std::time::Instant::now();
     let mut removing = 0.0;
@@ -384,7 +366,7 @@ pub fn write(
             Some(line) => line,
             None => records.read_line(*span)?,
         };
-        let mut rec = records.parse_record(*span, &line)?;
+        let mut rec = records.parse::<decision_stage::DecisionRecord>(*span, &line)?;
         drop(line);
         if rec.id != *ext_id {
             bail!("{} changed while index read it: rerun `index`", records.path(span.part).display());
@@ -553,15 +535,14 @@ fn decision_heads(data_dir: &Path, earlier: &EarlierDecisions, earlier_max: i64)
 
 /// [`decision_heads`]: the decisions in file order with their lines and line keys, row ids,
 /// courts held.
-type DecisionHeads =
-    (Vec<(String, extract::decision_parts::DecisionSpan, Option<String>)>, HashMap<String, i64>, Holdings);
+type DecisionHeads = (Vec<(String, extract::line_parts::PartSpan, Option<String>)>, HashMap<String, i64>, Holdings);
 
 /// Bumped when a decision's rows, body or passages are made differently from the same inputs:
 /// it is part of every [`build_key`], so no row of an older build is copied.
 const BUILD_VERSION: u32 = 1;
 
 /// What a decision's rows, body and passages are a function of: its line of extract's decisions (`decisions.parts`)
-/// (extract's `line_key`, of which the line is a function), its line of `citations.jsonl`
+/// (extract's `line_key`, of which the line is a function), its citations line
 /// (sha256), the laws and book codes its law citations are bound to (`laws_input`, the laws
 /// part's input hash) and [`BUILD_VERSION`]. What else a row holds is taken fresh when it is
 /// copied: its court's id (by name) and its citing count (resolve's); the row ids its case

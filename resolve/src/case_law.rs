@@ -17,8 +17,9 @@
 //! Statuses, withheld reasons, roles and kinds are the closed sets of [`model`], written in
 //! their one spelling.
 //!
-//! Output: `work/resolve/citations.jsonl` (one [`DecisionCitations`] per decision, in the order
-//! of extract's decisions; readers join them by decision id, [`read_citations_by_id`]) and
+//! Output: resolve's citations, one [`DecisionCitations`] line per decision in the order
+//! of extract's decisions, in content-addressed parts listed by `work/resolve/citations.parts`
+//! ([`citations_layout`]; readers join them by decision id, [`read_citations_by_id`]), and
 //! `work/resolve/citations.json` ([`CitationSummary`]).
 
 use std::collections::{BTreeMap, HashMap};
@@ -113,10 +114,22 @@ pub struct CitationSummary {
     /// What the run read (decisions, scanner tables, court table, coverage map).
     #[serde(default)]
     pub input_fingerprint: String,
+    /// The citations' parts this run kept from the last run's list as they were, and wrote.
+    #[serde(default)]
+    pub parts_kept: usize,
+    #[serde(default)]
+    pub parts_written: usize,
 }
 
-pub fn citations_path(data_dir: &Path) -> PathBuf {
-    data_dir.join("work/resolve/citations.jsonl")
+/// Where the citations lie: one line per decision, in content-addressed parts in
+/// `work/resolve/parts/`, listed in order by `citations.parts` ([`extract::line_parts`]).
+pub fn citations_layout(data_dir: &Path) -> extract::line_parts::PartsLayout {
+    extract::line_parts::PartsLayout {
+        list: data_dir.join("work/resolve/citations.parts"),
+        dir: data_dir.join("work/resolve/parts"),
+        line_is: "decision's citations",
+        stage: "resolve",
+    }
 }
 
 pub fn summary_path(data_dir: &Path) -> PathBuf {
@@ -131,20 +144,20 @@ pub fn read_summary(data_dir: &Path) -> Result<Option<CitationSummary>> {
     }
 }
 
-/// Streams the citations of the last run, one per decision. A line that cannot be read or
-/// parsed (a truncated or garbled file, a status this build does not know) is an error naming
-/// the file and the line, never a silently shorter list.
+/// Streams the citations of the last run, one per decision, in order. A line that cannot be
+/// read or parsed (a truncated or garbled part, a status this build does not know) is an error
+/// naming the part and the place, never a silently shorter list.
 pub fn read_citations(data_dir: &Path) -> Result<impl Iterator<Item = Result<DecisionCitations>>> {
-    use std::io::BufRead;
-    let p = citations_path(data_dir);
-    let f = std::fs::File::open(&p).with_context(|| format!("cannot open {}", p.display()))?;
-    Ok(std::io::BufReader::new(f).lines().enumerate().map(move |(i, l)| {
-        let line = l.with_context(|| format!("{}: line {} is unreadable", p.display(), i + 1))?;
-        serde_json::from_str(&line).with_context(|| {
+    let parts = extract::line_parts::PartedLines::open(citations_layout(data_dir))?;
+    let layout = citations_layout(data_dir);
+    let paths: Vec<PathBuf> = parts.parts().iter().map(|p| layout.part_path(&p.name)).collect();
+    Ok(parts.lines().map(move |l| {
+        let (span, line) = l?;
+        serde_json::from_slice(&line).with_context(|| {
             format!(
-                "{}: line {} is not a decision's citations (truncated or garbled? rerun `resolve`)",
-                p.display(),
-                i + 1
+                "{}: the line at byte {} is not a decision's citations (truncated or garbled? rerun `resolve`)",
+                paths[span.part as usize].display(),
+                span.offset
             )
         })
     }))
@@ -154,7 +167,8 @@ pub fn read_citations(data_dir: &Path) -> Result<impl Iterator<Item = Result<Dec
 /// id, never by line position. `None` when resolve wrote none (there were no decisions). Any
 /// unreadable line or an id given twice is an error naming the file and the line.
 pub fn read_citations_by_id(data_dir: &Path) -> Result<Option<HashMap<String, DecisionCitations>>> {
-    if !citations_path(data_dir).exists() {
+    let list = citations_layout(data_dir).list;
+    if !list.exists() {
         return Ok(None);
     }
     let mut by_id = HashMap::new();
@@ -162,8 +176,8 @@ pub fn read_citations_by_id(data_dir: &Path) -> Result<Option<HashMap<String, De
         let c = c?;
         if let Some(first) = by_id.insert(c.id.clone(), c) {
             anyhow::bail!(
-                "{}: line {} repeats decision {} (one line per decision expected; rerun `resolve`)",
-                citations_path(data_dir).display(),
+                "{}: line {} (counted across its parts) repeats decision {} (one line per decision expected; rerun `resolve`)",
+                list.display(),
                 i + 1,
                 first.id
             );
@@ -557,10 +571,7 @@ pub fn read_citing_counts(data_dir: &Path) -> Result<HashMap<String, u32>> {
 }
 
 /// Pass 1: the held index, from every decision's head (no texts kept).
-fn read_heads(
-    data_dir: &Path,
-    basis: &str,
-) -> Result<(HeldIndex, Vec<(String, extract::decision_parts::DecisionSpan)>)> {
+fn read_heads(data_dir: &Path, basis: &str) -> Result<(HeldIndex, Vec<(String, extract::line_parts::PartSpan)>)> {
     let mut ix = HeldIndex {
         held: Vec::new(),
         by_fn: HashMap::new(),
@@ -601,19 +612,18 @@ fn read_heads(
     Ok((ix, keys))
 }
 
-/// The earlier run's line of a decision in `citations.jsonl`: where it is, the key it was
-/// scanned under, and its sha256 when `citations.lines` recorded it.
+/// The earlier run's line of a decision among the citations' parts: where it is, the key it
+/// was scanned under, and its sha256 when `citations.lines` recorded it.
 struct EarlierLine {
-    span: decision_stage::LineSpan,
+    span: extract::line_parts::PartSpan,
     scan_key: String,
     sha256: Option<[u8; 32]>,
 }
 
-/// The earlier run's lines by decision id: from `citations.lines` when it describes the file
-/// the earlier summary names, else by reading `citations.jsonl` through. Empty when there is
-/// none or it cannot be read (every decision is scanned).
+/// The earlier run's lines by decision id: from `citations.lines` when it describes the list
+/// the earlier summary names, else by reading the parts through. Empty when there are none or
+/// they cannot be read (every decision is scanned).
 fn earlier_lines(data_dir: &Path, earlier_sha256: Option<&str>) -> HashMap<String, EarlierLine> {
-    use std::io::BufRead;
     if let Some(lines) = earlier_sha256.and_then(|sha| crate::citation_lines::read_citation_lines(data_dir, sha)) {
         return lines
             .into_iter()
@@ -622,23 +632,12 @@ fn earlier_lines(data_dir: &Path, earlier_sha256: Option<&str>) -> HashMap<Strin
             .collect();
     }
     let mut out = HashMap::new();
-    let Ok(f) = std::fs::File::open(citations_path(data_dir)) else { return out };
-    let mut r = std::io::BufReader::with_capacity(1 << 20, f);
-    let mut offset = 0u64;
-    let mut line = String::new();
-    loop {
-        line.clear();
-        match r.read_line(&mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => {
-                if let Ok(h) = serde_json::from_str::<LineHead>(&line)
-                    && !h.scan_key.is_empty()
-                {
-                    let span = decision_stage::LineSpan { offset, len: n };
-                    out.insert(h.id, EarlierLine { span, scan_key: h.scan_key, sha256: None });
-                }
-                offset += n as u64;
-            }
+    let Ok(parts) = extract::line_parts::PartedLines::open(citations_layout(data_dir)) else { return out };
+    for (span, line) in parts.lines().map_while(Result::ok) {
+        if let Ok(h) = serde_json::from_slice::<LineHead>(&line)
+            && !h.scan_key.is_empty()
+        {
+            out.insert(h.id, EarlierLine { span, scan_key: h.scan_key, sha256: None });
         }
     }
     out
@@ -739,7 +738,7 @@ fn bind_cases(d: &mut DecisionCitations, i: usize, ix: &HeldIndex) {
     }
 }
 
-/// What one decision's line of this run's `citations.jsonl` holds.
+/// What one decision's citations line of this run holds.
 enum Line {
     /// Scanned now, or reused with bindings that changed: serialised anew.
     Written(DecisionCitations),
@@ -748,7 +747,7 @@ enum Line {
     Kept { laws: usize, cases: Vec<CaseRef> },
 }
 
-/// One decision's line of this run's `citations.jsonl`: what it holds, its bytes, their sha256.
+/// One decision's citations line of this run: what it holds, its bytes, their sha256.
 struct BuiltLine {
     line: Line,
     bytes: Vec<u8>,
@@ -827,10 +826,10 @@ fn serialised(d: DecisionCitations) -> Result<BuiltLine> {
 /// `decisions.lines`, without texts, when it describes the file), the second scans a batch of
 /// texts at a time. A decision whose record is unchanged since the last run (same `scan_key`)
 /// is not scanned again: its earlier line is read back and only bound anew. With the same
-/// input as the last run nothing is redone. `citations.jsonl` is written with
-/// `citations.lines` (see [`crate::citation_lines`]).
+/// input as the last run nothing is redone. The citations are written as parts, a part that
+/// comes out as the last run's kept as it is, with `citations.lines` (see
+/// [`crate::citation_lines`]).
 pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
-    use std::os::unix::fs::FileExt;
     let Some(manifest) = decision_stage::read_manifest(data_dir)? else {
         return Ok(None);
     };
@@ -839,26 +838,25 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
     let earlier_summary = read_summary(data_dir).ok().flatten();
     if let Some(s) = &earlier_summary
         && s.input_fingerprint == fingerprint
-        && citations_path(data_dir).is_file()
+        && extract::line_parts::list_is_whole(&citations_layout(data_dir))
         && citing_counts_path(data_dir).is_file()
     {
         return Ok(Some(CitationSummary { unchanged: true, scanned: 0, reused: s.decisions, ..s.clone() }));
     }
     let (ix, keys) = read_heads(data_dir, &basis)?;
     let earlier = earlier_lines(data_dir, earlier_summary.as_ref().map(|s| s.sha256.as_str()));
-    let earlier_file = std::fs::File::open(citations_path(data_dir)).ok();
-
-    let out_path = citations_path(data_dir);
-    let dir = out_path.parent().expect("has a parent");
-    std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(".tmp-{}-citations.jsonl", std::process::id()));
-    let out = extract::hashing_writer::HashingWriter::create(&tmp)?;
-    let mut entries = crate::citation_lines::CitationLinesWriter::create(data_dir)?;
+    let layout = citations_layout(data_dir);
+    let earlier_parts = extract::line_parts::PartedLines::open(layout.clone()).ok();
+    std::fs::create_dir_all(data_dir.join("work/resolve"))?;
+    let out = crate::citation_lines::CitationsWriter::create(
+        data_dir,
+        earlier_parts.as_ref().map(|p| p.parts()).unwrap_or_default(),
+    )?;
     let mut summary = CitationSummary { decisions: ix.held.len(), ..Default::default() };
     let mut edges: Vec<(u32, u32)> = Vec::new();
     let index_of: HashMap<&str, usize> = ix.held.iter().enumerate().map(|(i, h)| (h.ext_id.as_str(), i)).collect();
 
-    let records = extract::decision_parts::DecisionParts::open(data_dir)?;
+    let records = decision_stage::open_decisions(data_dir)?;
     let bar = catalog::cli::progress_bar(ix.held.len() as u64, "resolve citations");
     let all: Vec<usize> = (0..ix.held.len()).collect();
     for batch in all.chunks(BATCH) {
@@ -868,18 +866,14 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
                 let (key, span) = &keys[i];
                 let reusable =
                     (!key.is_empty()).then(|| earlier.get(&ix.held[i].ext_id)).flatten().filter(|e| e.scan_key == *key);
-                let earlier_bytes = reusable.and_then(|e| {
-                    let mut buf = vec![0u8; e.span.len];
-                    earlier_file.as_ref()?.read_exact_at(&mut buf, e.span.offset).ok()?;
-                    Some(buf)
-                });
+                let earlier_bytes = reusable.and_then(|e| earlier_parts.as_ref()?.read_line(e.span).ok());
                 // Byte for byte the earlier line when kept: its recorded hash holds.
                 let sha256 = reusable.and_then(|e| e.sha256);
                 if let Some(built) = earlier_bytes.and_then(|bytes| rebound(bytes, sha256, i, &ix)) {
                     return built;
                 }
                 // Only the decisions to scan are read from the parts (their texts).
-                let r = records.read_record(*span)?;
+                let r = records.read_json::<decision_stage::DecisionRecord>(*span)?;
                 if r.id != ix.held[i].ext_id {
                     anyhow::bail!(
                         "{} changed while resolve read it; run `resolve` again",
@@ -917,17 +911,18 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
                     edges.push((i as u32, t as u32));
                 }
             }
-            entries.push(&ix.held[i].ext_id, line.len(), &keys[i].0, &sha)?;
-            lines.push(line);
+            let (id, scan_key) = (ix.held[i].ext_id.clone(), keys[i].0.clone());
+            lines.push(crate::citation_lines::OutLine { id, scan_key, bytes: line, sha256: sha });
         }
         out.send(lines);
     }
     bar.finish_and_clear();
-    let (file, sha256) = out.finish()?;
-    drop(earlier_file);
-    // The lines first: until the summary names this file, they match no summary.
-    entries.finish(&sha256, &file)?;
-    std::fs::rename(&tmp, &out_path)?;
+    // The parts, then `citations.lines`, then the list: until the summary names this list,
+    // they match no summary.
+    let (sha256, parts, kept) = out.finish()?;
+    drop(earlier_parts);
+    summary.parts_kept = kept;
+    summary.parts_written = parts.len() - kept;
 
     // The graph: resolved, not withheld edges; parallel citations of one pair count once.
     edges.sort_unstable();
@@ -945,6 +940,10 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
     summary.sha256 = sha256;
     summary.input_fingerprint = fingerprint;
     extract::write_atomic(&summary_path(data_dir), &serde_json::to_vec_pretty(&summary)?)?;
+    // The summary names the new list: what no list names now goes, and the single
+    // `citations.jsonl` of builds before the parts.
+    extract::line_parts::remove_unlisted(&layout, &parts);
+    let _ = std::fs::remove_file(data_dir.join("work/resolve/citations.jsonl"));
     Ok(Some(summary))
 }
 
@@ -980,8 +979,7 @@ mod tests {
     #[test]
     fn citations_are_read_by_id_and_a_bad_line_is_an_error_naming_file_and_line() {
         let dir = std::env::temp_dir().join(format!("resolve-citations-{}", std::process::id()));
-        let p = citations_path(&dir);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        let layout = citations_layout(&dir);
         let line = |id: &str| {
             serde_json::to_string(&DecisionCitations {
                 id: id.into(),
@@ -993,17 +991,20 @@ mod tests {
             })
             .unwrap()
         };
+        let write = |lines: &[String]| {
+            extract::line_parts::write_lines(&layout, lines.iter().map(|l| format!("{l}\n").into_bytes())).unwrap()
+        };
         assert!(read_citations_by_id(&dir.join("nothing-here")).unwrap().is_none(), "no file: nothing written");
-        std::fs::write(&p, format!("{}\n{}\n", line("b"), line("a"))).unwrap();
+        write(&[line("b"), line("a")]);
         let by_id = read_citations_by_id(&dir).unwrap().unwrap();
         assert_eq!(by_id.len(), 2);
         assert_eq!(by_id["a"].id, "a");
-        std::fs::write(&p, format!("{}\n{}\n{}\n", line("a"), line("b"), line("a"))).unwrap();
+        write(&[line("a"), line("b"), line("a")]);
         let e = format!("{:#}", read_citations_by_id(&dir).unwrap_err());
-        assert!(e.contains("citations.jsonl: line 3 repeats decision a"), "{e}");
-        std::fs::write(&p, format!("{}\n{{\"id\": \"c\", \"laws\": [", line("a"))).unwrap();
+        assert!(e.contains("citations.parts: line 3 (counted across its parts) repeats decision a"), "{e}");
+        write(&[line("a"), "{\"id\": \"c\", \"laws\": [".to_string()]);
         let e = format!("{:#}", read_citations_by_id(&dir).unwrap_err());
-        assert!(e.contains("citations.jsonl: line 2 is not a decision's citations"), "{e}");
+        assert!(e.contains(".jsonl: the line at byte") && e.contains("is not a decision's citations"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -1,52 +1,53 @@
-//! `citations.lines`, beside `citations.jsonl`: each decision's line with where it is, the
-//! key it was scanned under and its sha256, so the next `resolve` finds a reusable line and
-//! `index` joins lines to decisions without reading gigabytes of citations first.
+//! `citations.lines`, beside `citations.parts` (the list of the citations' parts,
+//! [`extract::line_parts`]): each decision's line with where it is, the key it was scanned
+//! under and its sha256, so the next `resolve` finds a reusable line and `index` joins lines
+//! to decisions without reading gigabytes of citations first.
 //!
-//! Format: an [`extract::companion`] of `citations.jsonl` (its header names the file by the
+//! Format: an [`extract::companion`] of `citations.parts` (its header names the list by the
 //! sha256 `citations.json` records and as it lies on disk), one entry per line, in order:
-//! `<offset> <len> <scan_key or -> <sha256 of the line> <decision id>` (the id last: it is the
-//! rest of the line).
+//! `<part> <offset> <len> <scan_key or -> <sha256 of the line> <decision id>` (the id last: it
+//! is the rest of the line).
 //!
-//! Invariant: those of every companion; a reader that finds none that describes the file (or an
-//! entry it cannot parse) reads `citations.jsonl` itself.
+//! Invariant: those of every companion; a reader that finds none that describes the list (or an
+//! entry it cannot parse) reads the parts themselves.
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use extract::companion::{CompanionWriter, open_companion};
-use extract::decision_stage::LineSpan;
+use extract::line_parts::{PartEntry, PartSpan, PartsWriter};
 
 pub fn citation_lines_path(data_dir: &Path) -> PathBuf {
     data_dir.join("work/resolve/citations.lines")
 }
 
-/// One line of `citations.jsonl`, as `citations.lines` describes it.
+/// One citations line, as `citations.lines` describes it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CitationLine {
     pub id: String,
-    pub span: LineSpan,
+    pub span: PartSpan,
     /// The key the decision was scanned under; empty when it cannot be reused.
     pub scan_key: String,
     pub sha256: [u8; 32],
 }
 
-/// Every line of `citations.jsonl` in file order, when `citations.lines` describes the file
-/// whose sha256 is `sha256` exactly as it lies on disk; None otherwise.
+/// Every citations line in order, when `citations.lines` describes the list whose sha256 is
+/// `sha256` exactly as it lies on disk; None otherwise.
 pub fn read_citation_lines(data_dir: &Path, sha256: &str) -> Option<Vec<CitationLine>> {
-    let file = std::fs::File::open(crate::case_law::citations_path(data_dir)).ok()?;
+    let file = std::fs::File::open(crate::case_law::citations_layout(data_dir).list).ok()?;
     open_companion(&citation_lines_path(data_dir), sha256, &file)?
         .lines()
         .map(|l| {
             let l = l.ok()?;
-            let mut parts = l.splitn(5, ' ');
-            let (offset, len, key, sha, id) =
-                (parts.next()?, parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+            let mut parts = l.splitn(6, ' ');
+            let (part, offset, len, key, sha, id) =
+                (parts.next()?, parts.next()?, parts.next()?, parts.next()?, parts.next()?, parts.next()?);
             let mut sha256 = [0u8; 32];
             hex::decode_to_slice(sha, &mut sha256).ok()?;
             Some(CitationLine {
                 id: id.to_string(),
-                span: LineSpan { offset: offset.parse().ok()?, len: len.parse().ok()? },
+                span: PartSpan { part: part.parse().ok()?, offset: offset.parse().ok()?, len: len.parse().ok()? },
                 scan_key: if key == "-" { String::new() } else { key.to_string() },
                 sha256,
             })
@@ -54,23 +55,63 @@ pub fn read_citation_lines(data_dir: &Path, sha256: &str) -> Option<Vec<Citation
         .collect()
 }
 
-/// `citations.lines` being written, one entry per line of the new `citations.jsonl`.
-pub(crate) struct CitationLinesWriter(CompanionWriter);
+/// The citations' parts and `citations.lines`, written on a second thread while the lines are
+/// built: each line goes to its part (a part the last run listed is kept, not written) and its
+/// entry names where it lies.
+pub(crate) struct CitationsWriter {
+    tx: std::sync::mpsc::SyncSender<Vec<OutLine>>,
+    thread: std::thread::JoinHandle<Result<(String, Vec<PartEntry>, usize)>>,
+}
 
-impl CitationLinesWriter {
-    pub(crate) fn create(data_dir: &Path) -> Result<CitationLinesWriter> {
-        Ok(CitationLinesWriter(CompanionWriter::create(&citation_lines_path(data_dir))?))
+/// One line for [`CitationsWriter`]: its decision, scan key, bytes and sha256.
+pub(crate) struct OutLine {
+    pub id: String,
+    pub scan_key: String,
+    pub bytes: Vec<u8>,
+    pub sha256: [u8; 32],
+}
+
+impl CitationsWriter {
+    /// Writes into `data_dir`'s citations layout, keeping the parts of `earlier` (the last
+    /// run's list) that come out the same.
+    pub(crate) fn create(data_dir: &Path, earlier: &[PartEntry]) -> Result<CitationsWriter> {
+        let layout = crate::case_law::citations_layout(data_dir);
+        let mut parts = PartsWriter::create(layout, earlier);
+        let mut entries = CompanionWriter::create(&citation_lines_path(data_dir))?;
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<OutLine>>(2);
+        let thread = std::thread::spawn(move || -> Result<(String, Vec<PartEntry>, usize)> {
+            for batch in rx {
+                for l in batch {
+                    // A line's key is its own sha256: the line is a function of it.
+                    let span = parts.push(hex::encode(l.sha256), l.bytes)?;
+                    let key = if l.scan_key.is_empty() { "-" } else { l.scan_key.as_str() };
+                    writeln!(
+                        entries.entries(),
+                        "{} {} {} {key} {} {}",
+                        span.part,
+                        span.offset,
+                        span.len,
+                        hex::encode(l.sha256),
+                        l.id
+                    )?;
+                }
+            }
+            let kept = parts.kept;
+            let (sha256, parts) = parts.finish(|sha256, list| entries.finish(sha256, list))?;
+            Ok((sha256, parts, kept))
+        });
+        Ok(CitationsWriter { tx, thread })
     }
 
-    pub(crate) fn push(&mut self, id: &str, len: usize, scan_key: &str, sha256: &[u8; 32]) -> std::io::Result<()> {
-        let key = if scan_key.is_empty() { "-" } else { scan_key };
-        let (offset, out) = self.0.entry(len);
-        writeln!(out, "{offset} {len} {key} {} {id}", hex::encode(sha256))
+    /// Appends `batch`, in order. An error of the writing thread surfaces in [`Self::finish`].
+    pub(crate) fn send(&self, batch: Vec<OutLine>) {
+        let _ = self.tx.send(batch);
     }
 
-    /// Writes the file for `file`, the finished `citations.jsonl` whose sha256 is `sha256`,
-    /// before that file is renamed into place.
-    pub(crate) fn finish(self, sha256: &str, file: &std::fs::File) -> Result<()> {
-        self.0.finish(sha256, file)
+    /// Waits for every line, writes the list and `citations.lines`: the list's sha256, the
+    /// parts, and how many of them were kept.
+    pub(crate) fn finish(self) -> Result<(String, Vec<PartEntry>, usize)> {
+        drop(self.tx);
+        self.thread.join().map_err(|_| anyhow::anyhow!("the writer of the citations panicked"))?
     }
 }

@@ -3,7 +3,7 @@
 //! - [`book_codes`]: every way a law is named (jurabk, amtabk, aliases, titles) → the law's
 //!   slug, written to `work/resolve/book_codes.json` for `index`;
 //! - [`case_law`]: the citations of every decision, case citations bound to corpus decisions
-//!   with honest statuses, and the citation graph (`work/resolve/citations.jsonl`);
+//!   with honest statuses, and the citation graph (`work/resolve/citations.parts` and its parts);
 //! - [`citation_lines`]: `citations.lines`, where each decision's line is, its scan key and hash.
 
 pub mod book_codes;

@@ -36,7 +36,7 @@ fn main() {
             started.elapsed().as_secs_f64()
         ),
         Ok(Some(s)) => println!(
-            "resolve citations: {} decisions ({} scanned, {} unchanged and only bound anew), {} law and {} case citations; by status {:?}; withheld {:?}; {} resolved edges ({} distinct) in {:.1} s",
+            "resolve citations: {} decisions ({} scanned, {} unchanged and only bound anew), {} law and {} case citations; by status {:?}; withheld {:?}; {} resolved edges ({} distinct); {} parts kept, {} parts written in {:.1} s",
             s.decisions,
             s.scanned,
             s.reused,
@@ -46,6 +46,8 @@ fn main() {
             s.withheld,
             s.resolved_edges,
             s.distinct_edges,
+            s.parts_kept,
+            s.parts_written,
             started.elapsed().as_secs_f64()
         ),
         Ok(None) => println!("resolve citations: no decisions extracted"),

@@ -417,14 +417,24 @@ pub fn sample_oldp_dump() -> PathBuf {
     workspace_root().join("sample/decisions/oldp-sample.jsonl.gz")
 }
 
+/// The lines of a parted work file ([`extract::line_parts`]), in order, without newlines.
+fn parted_lines(layout: extract::line_parts::PartsLayout) -> Vec<String> {
+    extract::line_parts::PartedLines::open(layout)
+        .expect("a list of parts")
+        .lines()
+        .map(|l| String::from_utf8(l.expect("a listed part").1).expect("UTF-8").trim_end_matches('\n').to_string())
+        .collect()
+}
+
 /// The lines of the decisions extract wrote last (`decisions.parts`' parts, in order): what a
 /// single `decisions.jsonl` would hold.
 pub fn decision_lines(data: &Path) -> Vec<String> {
-    let parts = extract::decision_parts::DecisionParts::open(data).expect("decisions.parts");
-    (0..parts.parts().len() as u32)
-        .flat_map(|i| parts.part_lines(i).expect("a listed part"))
-        .map(|(_, line)| String::from_utf8(line).expect("UTF-8").trim_end_matches('\n').to_string())
-        .collect()
+    parted_lines(extract::decision_stage::parts_layout(data))
+}
+
+/// The citations resolve wrote last (`citations.parts`' parts, in order), one line per decision.
+pub fn citation_lines(data: &Path) -> Vec<String> {
+    parted_lines(resolve::case_law::citations_layout(data))
 }
 
 /// The generation id `data/CURRENT` names.

@@ -813,11 +813,8 @@ fn decisions_we_do_not_hold_are_out_of_coverage_unless_a_measured_window_says_ot
 
     // attested_by, measured independently from resolve's output: the decision most often cited
     // (same canonical court, file number and printed date) that resolve bound to nothing held.
-    let citations: Vec<Value> = std::fs::read_to_string(data.path().join("work/resolve/citations.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let citations: Vec<Value> =
+        legal_tests::citation_lines(data.path()).iter().map(|l| serde_json::from_str(l).unwrap()).collect();
     let mut citing: BTreeMap<(String, String, String, String), std::collections::BTreeSet<String>> = BTreeMap::new();
     for d in &citations {
         for k in d["cases"].as_array().unwrap() {

@@ -7,10 +7,10 @@
 use std::collections::HashMap;
 
 use extract::decision_lines::{LocatedHead, read_heads};
-use extract::decision_parts::{DecisionParts, parts_list_path};
-use extract::decision_stage::LineSpan;
+use extract::decision_stage::{open_decisions, parts_layout};
+use extract::line_parts::PartedLines;
 use legal_tests::sample_data_dir;
-use resolve::case_law::{citations_path, read_summary};
+use resolve::case_law::{citations_layout, read_summary};
 use resolve::citation_lines::{CitationLine, read_citation_lines};
 use sha2::Digest;
 
@@ -36,7 +36,7 @@ fn decision_heads_read_from_decisions_lines_equal_those_read_from_the_file_and_a
         described.iter().any(|h| h.head.ecli.is_some()) && described.iter().any(|h| !h.head.file_numbers.is_empty())
     );
 
-    touch(&parts_list_path(d));
+    touch(&parts_layout(d).list);
     let read = heads(d);
     assert!(read.iter().all(|h| h.line_key.is_none()), "decisions.lines was trusted for a changed list of parts");
     assert_eq!(read.len(), described.len());
@@ -44,7 +44,7 @@ fn decision_heads_read_from_decisions_lines_equal_those_read_from_the_file_and_a
         assert_eq!((a.span, &a.head), (b.span, &b.head));
     }
     // Each place is the decision's whole line.
-    let parts = DecisionParts::open(d).unwrap();
+    let parts = open_decisions(d).unwrap();
     for h in &read {
         let line = parts.read_line(h.span).unwrap();
         assert!(line.ends_with(b"\n"));
@@ -54,24 +54,22 @@ fn decision_heads_read_from_decisions_lines_equal_those_read_from_the_file_and_a
 }
 
 #[test]
-fn citations_lines_describe_each_line_of_citations_jsonl_and_are_not_used_once_it_changes() {
+fn citations_lines_describe_each_citations_line_and_are_not_used_once_the_list_changes() {
     let data = sample_data_dir();
     let d = data.path();
     let sha = read_summary(d).unwrap().expect("resolve ran").sha256;
-    let described = read_citation_lines(d, &sha).expect("citations.lines describes citations.jsonl");
+    let described = read_citation_lines(d, &sha).expect("citations.lines describes citations.parts");
 
-    let bytes = std::fs::read(citations_path(d)).unwrap();
     let mut read = Vec::new();
-    let mut offset = 0;
-    for line in bytes.split_inclusive(|&b| b == b'\n') {
-        let v: serde_json::Value = serde_json::from_slice(line).unwrap();
+    for l in PartedLines::open(citations_layout(d)).unwrap().lines() {
+        let (span, line) = l.unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&line).unwrap();
         read.push(CitationLine {
             id: v["id"].as_str().unwrap().to_string(),
-            span: LineSpan { offset, len: line.len() },
+            span,
             scan_key: v["scan_key"].as_str().unwrap_or_default().to_string(),
-            sha256: sha2::Sha256::digest(line).into(),
+            sha256: sha2::Sha256::digest(&line).into(),
         });
-        offset += line.len() as u64;
     }
     assert!(read.len() >= 5);
     assert_eq!(described, read);
@@ -80,8 +78,8 @@ fn citations_lines_describe_each_line_of_citations_jsonl_and_are_not_used_once_i
 
     // Another sha256 than the summary's, or the same bytes as another file: not used.
     assert!(read_citation_lines(d, &"0".repeat(64)).is_none());
-    touch(&citations_path(d));
-    assert!(read_citation_lines(d, &sha).is_none(), "citations.lines was trusted for a changed file");
+    touch(&citations_layout(d).list);
+    assert!(read_citation_lines(d, &sha).is_none(), "citations.lines was trusted for a changed list");
 }
 
 #[test]
@@ -89,12 +87,21 @@ fn a_citations_line_edited_in_place_behind_an_intact_companion_fails_the_build_n
     let data = sample_data_dir();
     let d = data.path();
     let before = legal_tests::current_id(d);
-    let p = citations_path(d);
-    let bytes = std::fs::read(&p).unwrap();
-    // One digit of a citation's offset changes: still JSON of the same shape and length, and
-    // the file keeps its size, inode and mtime, so `citations.lines` still describes it.
-    let at = bytes.windows(9).position(|w| w == b"\"start\":1").expect("a citation starting at 1…") + 8;
-    let line_no = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    // The first line (in order, across the parts) holding a citation that starts at 1….
+    let parts = PartedLines::open(citations_layout(d)).unwrap();
+    let (mut lines_before, mut found) = (0, None);
+    for part in 0..parts.parts().len() as u32 {
+        let bytes = std::fs::read(parts.path(part)).unwrap();
+        if let Some(at) = bytes.windows(9).position(|w| w == b"\"start\":1") {
+            let line_no = lines_before + bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+            found = Some((parts.path(part), at + 8, line_no));
+            break;
+        }
+        lines_before += bytes.iter().filter(|&&b| b == b'\n').count();
+    }
+    let (p, at, line_no) = found.expect("a citation starting at 1…");
+    // One digit of that offset changes: still JSON of the same shape and length, and the part
+    // keeps its size, inode and mtime, so `citations.lines` still describes the list.
     let f = std::fs::OpenOptions::new().write(true).open(&p).unwrap();
     let mtime = f.metadata().unwrap().modified().unwrap();
     std::os::unix::fs::FileExt::write_all_at(&f, b"2", at as u64).unwrap();
@@ -107,7 +114,9 @@ fn a_citations_line_edited_in_place_behind_an_intact_companion_fails_the_build_n
     assert!(!out.status.success(), "index built from a line resolve did not write");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("citations.jsonl") && err.contains(&format!("line {line_no} ")) && err.contains("rerun `resolve`"),
+        err.contains("citations.parts")
+            && err.contains(&format!("line {line_no} of"))
+            && err.contains("rerun `resolve`"),
         "{err}"
     );
     assert_eq!(legal_tests::current_id(d), before, "nothing is published");
@@ -118,7 +127,7 @@ fn a_lost_part_of_the_decisions_is_written_again_by_the_next_extract_even_over_u
     let data = sample_data_dir();
     let d = data.path();
     let before = legal_tests::decision_lines(d);
-    let parts = DecisionParts::open(d).unwrap();
+    let parts = open_decisions(d).unwrap();
     assert!(parts.parts().len() > 10, "{} parts", parts.parts().len());
     let lost = parts.path(parts.parts().len() as u32 / 2);
     std::fs::remove_file(&lost).unwrap();

@@ -435,12 +435,9 @@ fn mention_pairs(decisions: &[Value]) -> BTreeSet<(String, String)> {
 /// Issue 8's checks on the whole corpus: edges against the text, no self or forward edges,
 /// shared Aktenzeichen, and the share of Aktenzeichen mentions that became edges.
 fn citation_graph_checks(data: &Path) {
-    let read = |p: &str| -> Vec<Value> {
-        std::fs::read_to_string(data.join(p)).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
-    };
-    let decisions: Vec<Value> =
-        legal_tests::decision_lines(data).iter().map(|l| serde_json::from_str(l).unwrap()).collect();
-    let citations = read("work/resolve/citations.jsonl");
+    let parse = |lines: Vec<String>| -> Vec<Value> { lines.iter().map(|l| serde_json::from_str(l).unwrap()).collect() };
+    let decisions = parse(legal_tests::decision_lines(data));
+    let citations = parse(legal_tests::citation_lines(data));
     let by_id: BTreeMap<&str, &Value> = decisions.iter().map(|d| (d["id"].as_str().unwrap(), d)).collect();
     let mut edges = BTreeSet::new();
     let mut touched = BTreeSet::new();

@@ -109,7 +109,7 @@ fn no_law_is_cited_before_it_existed_and_art_paragraph_is_one_address() {
     );
     assert_eq!(split, 0, "no half citations left over");
 
-    // Last, on the same generation (it rewrites citations.jsonl and republishes): closed sets
-    // and the join of citations.jsonl by decision id (H5, issue 14 item 7).
+    // Last, on the same generation (it rewrites resolve's citations and republishes): closed sets
+    // and the join of resolve's citations by decision id (H5, issue 14 item 7).
     closed_sets::check(data.path());
 }

@@ -57,8 +57,8 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     stages(&data, &mirror.base_url(), &dump, true);
 
     // No change: every stage says so and rewrites nothing.
-    let decisions = extract::decision_parts::parts_list_path(&data);
-    let citations = data.join("work/resolve/citations.jsonl");
+    let decisions = extract::decision_stage::parts_layout(&data).list;
+    let citations = resolve::case_law::citations_layout(&data).list;
     let mtimes = || [&decisions, &citations].map(|p| std::fs::metadata(p).unwrap().modified().unwrap());
     let before = mtimes();
     let log = stages(&data, &mirror.base_url(), &dump, true);
@@ -104,7 +104,7 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     assert!(changed_ids.len() >= 5, "too few records changed: {}", changed_ids.len());
     write_gz_lines(&dump, &lines);
     let before_id = legal_tests::current_id(&data);
-    let (lines_before, citations_before) = (decisions_by_id(&data), lines_by_id(&citations));
+    let (lines_before, citations_before) = (decisions_by_id(&data), citations_by_id(&data));
     let log = stages(&data, &mirror.base_url(), &dump, true);
     // Today's dump is another file: read again.
     assert!(log.contains("ingest oldp: toc 1 items (not read); fetched 1 changed"), "{log}");
@@ -153,7 +153,7 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     // and kept every part that holds none of the changed ones without writing it: only the
     // parts the list names are left on disk.
     assert_eq!(count_before(&log, "lines copied as they were"), total - affected.len(), "{log}");
-    let listed = extract::decision_parts::DecisionParts::open(&data).unwrap().parts().to_vec();
+    let listed = extract::decision_stage::open_decisions(&data).unwrap().parts().to_vec();
     let (kept, written) = (count_before(&log, "parts kept,"), count_before(&log, "parts written"));
     assert_eq!(kept + written, listed.len(), "{log}");
     // A changed line's key may also move where its part ends (two parts become one, or one
@@ -163,7 +163,15 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
         "{kept} parts kept, {written} written for {} changed: {log}",
         affected.len()
     );
-    let on_disk = std::fs::read_dir(extract::decision_parts::parts_dir(&data))
+    // So did resolve with the citations: a changed decision's line (and a line bound anew
+    // differently) goes to a new part, every other part is kept.
+    let resolved = &log[log.find("resolve citations:").unwrap_or_else(|| panic!("no resolve line in {log}"))..];
+    let (kept_c, written_c) = (count_before(resolved, "parts kept,"), count_before(resolved, "parts written"));
+    assert!(
+        kept_c > 0 && written_c <= 2 * affected.len() + 2,
+        "citations: {kept_c} parts kept, {written_c} written: {log}"
+    );
+    let on_disk = std::fs::read_dir(extract::decision_stage::parts_layout(&data).dir)
         .unwrap()
         .flatten()
         .flat_map(|d| std::fs::read_dir(d.path()).unwrap().flatten())
@@ -171,9 +179,9 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     assert_eq!(on_disk, listed.len(), "part files no list names are left on disk");
     assert!(log.contains("index: published"), "{log}");
     // index copies the row of every decision whose line among extract's parts and of
-    // citations.jsonl are as they were, and only theirs (the rows are compared with a build
+    // its citations line are as they were, and only theirs (the rows are compared with a build
     // from scratch below).
-    let (lines_after, citations_after) = (decisions_by_id(&data), lines_by_id(&citations));
+    let (lines_after, citations_after) = (decisions_by_id(&data), citations_by_id(&data));
     let unchanged = lines_after
         .iter()
         .filter(|(id, line)| {
@@ -279,8 +287,9 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     // The decisions are cut into the same parts (the list names each by its bytes' sha256), so
     // they hold the same lines in the same order.
     assert!(legal_tests::decision_lines(&data) == legal_tests::decision_lines(&fresh), "the decisions differ");
+    assert!(legal_tests::citation_lines(&data) == legal_tests::citation_lines(&fresh), "the citations differ");
     for rel in
-        ["work/extract/decisions/decisions.parts", "work/resolve/citations.jsonl", "work/resolve/citing_counts.tsv"]
+        ["work/extract/decisions/decisions.parts", "work/resolve/citations.parts", "work/resolve/citing_counts.tsv"]
     {
         assert!(
             std::fs::read(data.join(rel)).unwrap() == std::fs::read(fresh.join(rel)).unwrap(),
@@ -515,9 +524,9 @@ fn citations_by_decision(dir: &Path) -> BTreeMap<String, Vec<index::citation_row
     rows.into_iter().map(|(ext, id)| (ext, g.decision_citations(id).unwrap())).collect()
 }
 
-/// Each line of a JSON Lines file of decisions (`citations.jsonl`) by its decision id.
-fn lines_by_id(p: &Path) -> BTreeMap<String, String> {
-    by_id(std::fs::read_to_string(p).unwrap().lines().map(str::to_string))
+/// Each decision's citations line (resolve's parts) by its decision id.
+fn citations_by_id(data: &Path) -> BTreeMap<String, String> {
+    by_id(legal_tests::citation_lines(data).into_iter())
 }
 
 /// Each decision's line (extract's parts) by its decision id.

@@ -101,7 +101,7 @@ fn extract_and_resolve_of_50k_decisions_stay_in_bounded_memory() {
     let extract_mib = peak_rss_mib("extract", &data);
     let resolve_mib = peak_rss_mib("resolve", &data);
     let corpus_mib =
-        extract::decision_parts::DecisionParts::open(&data).unwrap().parts().iter().map(|p| p.bytes).sum::<u64>() >> 20;
+        extract::decision_stage::open_decisions(&data).unwrap().parts().iter().map(|p| p.bytes).sum::<u64>() >> 20;
     // The corpus is about 1.4 GB of decisions; a stage that held it (as every stage did before
     // they streamed: about 83 KB of memory per decision) would need several GiB. A streaming
     // stage holds one batch of texts plus a few hundred bytes per decision.

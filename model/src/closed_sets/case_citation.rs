@@ -1,4 +1,4 @@
-//! Case citations as `resolve` binds them (`work/resolve/citations.jsonl`, then
+//! Case citations as `resolve` binds them (`work/resolve/citations.parts`, then
 //! each decision's citations in its generation, `index::citation_rows`): what kind of citation,
 //! what it was bound to, why an edge was withheld, and where it stands in the decision.
 

@@ -3,10 +3,10 @@
 //! one real rii decision): every status, withheld reason, role, case kind and branch the
 //! pipeline wrote is a value of its `model` enum, and every value of those enums was written at
 //! least once (or is named as not reachable on this generation, with why). And `index` joins
-//! `citations.jsonl` to the decisions by id: reordered lines give the same generation content,
+//! resolve's citations to the decisions by id: reordered lines give the same generation content,
 //! while a truncated or garbled file is refused with the file and line named and nothing is
 //! published. Included with `#[path]` by the test that builds the generation (one build, not
-//! two); [`check`] must run last there, since it rewrites `citations.jsonl` and republishes.
+//! two); [`check`] must run last there, since it rewrites resolve's citations and republishes.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -85,15 +85,16 @@ fn citation_content(data: &Path) -> Vec<String> {
     out
 }
 
-/// `index build --force` on `data` is refused; its stderr names `citations.jsonl` and `needle`,
+/// `index build --force` on `data` is refused; its stderr names resolve's citations (the list or
+/// a part) and `needle`,
 /// and CURRENT still names the generation it named before.
 fn index_refuses(data: &Path, needle: &str) {
     let before = current(data);
     let out = run_stage("index", &["--data-dir", data.to_str().unwrap(), "build", "--force"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "index accepted a bad citations.jsonl:\n{}", String::from_utf8_lossy(&out.stdout));
-    assert!(stderr.contains("work/resolve/citations.jsonl") && stderr.contains(needle), "unclear refusal: {stderr}");
-    assert_eq!(current(data), before, "nothing is published from a bad citations.jsonl");
+    assert!(!out.status.success(), "index accepted bad citations:\n{}", String::from_utf8_lossy(&out.stdout));
+    assert!(stderr.contains("work/resolve/") && stderr.contains(needle), "unclear refusal: {stderr}");
+    assert_eq!(current(data), before, "nothing is published from bad citations");
     eprintln!("refused as expected: {}", stderr.trim());
 }
 
@@ -101,9 +102,9 @@ fn index_refuses(data: &Path, needle: &str) {
 pub fn check(d: &Path) {
     let t0 = std::time::Instant::now();
     // resolve's output reads back typed: an unknown spelling would fail here.
-    let by_id = resolve::case_law::read_citations_by_id(d).unwrap().expect("citations.jsonl written");
+    let by_id = resolve::case_law::read_citations_by_id(d).unwrap().expect("citations written");
     assert!(by_id.len() >= 890, "one line per decision: {}", by_id.len());
-    let raw = std::fs::read_to_string(resolve::case_law::citations_path(d)).unwrap();
+    let raw = legal_tests::citation_lines(d).join("\n") + "\n";
     assert!(!raw.contains("\"filenumber\""), "one spelling of the file-number kind");
 
     let db = store_of(d);
@@ -155,29 +156,29 @@ pub fn check(d: &Path) {
 
     // Join by id: the same lines in another order give the same generation content.
     let before = citation_content(d);
-    let cites = resolve::case_law::citations_path(d);
     let lines: Vec<&str> = raw.lines().collect();
     let mut reversed = lines.clone();
     reversed.reverse();
-    std::fs::write(&cites, reversed.join("\n") + "\n").unwrap();
+    let layout = resolve::case_law::citations_layout(d);
+    // Lines laid out by hand as resolve's parts (the last may lack its newline).
+    let write = |text: &str| {
+        extract::line_parts::write_lines(&layout, text.split_inclusive('\n').map(|l| l.as_bytes().to_vec())).unwrap()
+    };
+    write(&(reversed.join("\n") + "\n"));
     let out = run_stage_ok("index", &["--data-dir", d.to_str().unwrap(), "build", "--force"]);
     assert!(out.contains("published"), "{out}");
     eprintln!("rebuilt from reordered lines after {:?}", t0.elapsed());
     let after = citation_content(d);
-    assert_eq!(before.len(), after.len(), "reordered citations.jsonl: other row count");
+    assert_eq!(before.len(), after.len(), "reordered citations: other row count");
     let first_diff = before.iter().zip(&after).position(|(a, b)| a != b);
-    assert!(
-        first_diff.is_none(),
-        "reordered citations.jsonl changed the generation at {:?}",
-        first_diff.map(|i| &after[i])
-    );
+    assert!(first_diff.is_none(), "reordered citations changed the generation at {:?}", first_diff.map(|i| &after[i]));
 
-    // A file cut inside its last line: refused, naming the file and the line.
+    // Cut inside the last line: refused, naming the part and the place.
     let cut = raw.len() - lines.last().unwrap().len() / 2 - 1;
-    std::fs::write(&cites, &raw.as_bytes()[..cut]).unwrap();
-    index_refuses(d, &format!("line {}", lines.len()));
+    write(&raw[..raw.floor_char_boundary(cut)]);
+    index_refuses(d, "is not a decision's citations");
     // Cut at a line boundary: every line parses, one decision has none.
-    std::fs::write(&cites, lines[..lines.len() - 1].join("\n") + "\n").unwrap();
+    write(&(lines[..lines.len() - 1].join("\n") + "\n"));
     index_refuses(d, "has no line for decision");
     // A value no enum has (an old or foreign spelling): refused, naming the line.
     let at = lines.iter().position(|l| l.contains("\"role\":\"cited\"")).expect("a cited case citation");
@@ -186,10 +187,10 @@ pub fn check(d: &Path) {
         .enumerate()
         .map(|(i, l)| if i == at { l.replacen("\"role\":\"cited\"", "\"role\":\"zitiert\"", 1) } else { l.to_string() })
         .collect();
-    std::fs::write(&cites, garbled.join("\n") + "\n").unwrap();
-    index_refuses(d, &format!("line {} is not", at + 1));
+    write(&(garbled.join("\n") + "\n"));
+    index_refuses(d, &format!("line {} of", at + 1));
     // Missing altogether while decisions are held.
-    std::fs::remove_file(&cites).unwrap();
+    std::fs::remove_file(&layout.list).unwrap();
     index_refuses(d, "run `resolve`");
     eprintln!("closed-set and citation-join checks took {:?}", t0.elapsed());
 }
