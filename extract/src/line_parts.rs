@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex};
 
 use anyhow::{Context, Result, bail};
 use sha2::{Digest, Sha256};
@@ -149,12 +149,17 @@ pub fn read_list(layout: &PartsLayout) -> Result<Vec<PartEntry>> {
     parse_list(p, &text)
 }
 
-/// A parted file's last complete version, to read line by line: the listed parts, each
-/// opened when first read.
+/// How many part files a reader keeps open: a stage reads the parts in order, a batch of
+/// lines (a few dozen parts) at a time, and a million lines make 125,000 parts, far more than
+/// a process may hold open.
+const OPEN_PARTS: usize = 64;
+
+/// A parted file's last complete version, to read line by line: the listed parts, opened as
+/// they are read, the last [`OPEN_PARTS`] kept open.
 pub struct PartedLines {
     layout: PartsLayout,
     parts: Vec<PartEntry>,
-    files: Vec<OnceLock<std::fs::File>>,
+    open: Mutex<std::collections::VecDeque<(u32, Arc<std::fs::File>)>>,
 }
 
 impl PartedLines {
@@ -165,8 +170,7 @@ impl PartedLines {
     }
 
     pub fn of(layout: PartsLayout, parts: Vec<PartEntry>) -> PartedLines {
-        let files = parts.iter().map(|_| OnceLock::new()).collect();
-        PartedLines { layout, parts, files }
+        PartedLines { layout, parts, open: Mutex::new(std::collections::VecDeque::new()) }
     }
 
     pub fn parts(&self) -> &[PartEntry] {
@@ -186,17 +190,27 @@ impl PartedLines {
         }
     }
 
-    fn file(&self, part: u32) -> Result<&std::fs::File> {
+    fn file(&self, part: u32) -> Result<Arc<std::fs::File>> {
         let stage = self.layout.stage;
-        let Some(slot) = self.files.get(part as usize) else {
+        if part as usize >= self.parts.len() {
             bail!("{} lists no part {part} (rerun `{stage}`)", self.layout.list.display())
+        }
+        let open = |open: &std::collections::VecDeque<(u32, Arc<std::fs::File>)>| {
+            open.iter().find(|(p, _)| *p == part).map(|(_, f)| f.clone())
         };
-        if let Some(f) = slot.get() {
+        if let Some(f) = open(&self.open.lock().unwrap_or_else(|e| e.into_inner())) {
             return Ok(f);
         }
         let p = self.path(part);
-        let f = std::fs::File::open(&p).with_context(|| format!("cannot open {} (rerun `{stage}`)", p.display()))?;
-        Ok(slot.get_or_init(|| f))
+        let f = Arc::new(
+            std::fs::File::open(&p).with_context(|| format!("cannot open {} (rerun `{stage}`)", p.display()))?,
+        );
+        let mut kept = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.len() >= OPEN_PARTS {
+            kept.pop_front();
+        }
+        kept.push_back((part, f.clone()));
+        Ok(f)
     }
 
     /// The bytes of the line at `span`.
@@ -472,6 +486,30 @@ mod tests {
         assert!(gone > 0);
         assert_eq!(remove_unlisted(&layout, &again), gone);
         assert!(list_is_whole(&layout));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_reader_holds_a_bounded_number_of_parts_open_however_many_it_reads() {
+        let dir = tempfile_dir("parts-open");
+        let layout = PartsLayout { list: dir.join("x.parts"), dir: dir.join("parts"), line_is: "line", stage: "test" };
+        let lines: Vec<Vec<u8>> = (0..4_000).map(|i| format!("{{\"i\":{i}}}\n").into_bytes()).collect();
+        write_lines(&layout, lines.clone()).unwrap();
+        let read = PartedLines::open(layout.clone()).unwrap();
+        assert!(read.parts().len() > 4 * OPEN_PARTS, "{} parts", read.parts().len());
+        let mut spans = Vec::new();
+        for part in 0..read.parts().len() as u32 {
+            spans.extend(read.part_lines(part).unwrap().into_iter().map(|(s, _)| s));
+        }
+        for (s, l) in spans.iter().zip(&lines) {
+            assert_eq!(&read.read_line(*s).unwrap(), l);
+        }
+        let open_parts = std::fs::read_dir("/proc/self/fd")
+            .unwrap()
+            .flatten()
+            .filter(|fd| std::fs::read_link(fd.path()).is_ok_and(|t| t.starts_with(&layout.dir)))
+            .count();
+        assert!(open_parts <= OPEN_PARTS, "{open_parts} part files open");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
