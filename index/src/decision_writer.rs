@@ -129,7 +129,7 @@ impl CitationsInput {
         let Some(&CitationsLine { span, line_no, sha256 }) = self.lines.get(id) else {
             bail!("{list} has no line for decision {id} (truncated, or from another run of extract): rerun `resolve`")
         };
-        let buf = self.parts.read_line(span).context("rerun `index`")?;
+        let buf = self.parts.read_line(span)?;
         let p = self.parts.path(span.part);
         if <[u8; 32]>::from(Sha256::digest(&buf)) != sha256 {
             bail!(
