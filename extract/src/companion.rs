@@ -1,6 +1,6 @@
 //! Companion files: a small file beside a big work file (`decisions.lines` beside
-//! `decisions.parts`, the list of the decisions' parts; `citations.lines` beside `citations.parts`) with one entry per line of
-//! it, so a later reader learns where each line is and what it holds without reading the big
+//! `decisions.parts`, the list of the decisions' parts; `citations.lines` beside
+//! `citations.parts`) with one entry per line of it, so a later reader learns where each line is and what it holds without reading the big
 //! file. The entry formats are their owners' (`decision_lines`, resolve's `citation_lines`);
 //! this module is what they share: the header, how a companion is opened, how it is written.
 //!

@@ -1,7 +1,7 @@
 //! `decisions.lines`, beside `decisions.parts`: each decision's `line_key`, the place of its
-//! line among the parts ([`crate::line_parts`]) and its head (what later stages need of a decision without its text), so a night neither
-//! rebuilds an unchanged line nor makes `resolve` and `index` read gigabytes of text to learn
-//! ids, courts, dates and file numbers.
+//! line among the parts ([`crate::line_parts`]) and its head (what later stages need of a
+//! decision without its text), so a night neither rebuilds an unchanged line nor makes
+//! `resolve` and `index` read gigabytes of text to learn ids, courts, dates and file numbers.
 //!
 //! Format: a [`crate::companion`] of `decisions.parts` (its header names the list as the
 //! manifest names it and as it lies on disk), one entry per decision in order:
@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::companion::{CompanionWriter, open_companion};
 use crate::courts::Court;
 use crate::decision_stage::{BuiltPart, DecisionRecord, LineSpan, line_keys_path, parts_layout, read_manifest};
-use crate::line_parts::{PartSpan, PartedLines, PartsLayout, part_is_whole, read_list};
+use crate::line_parts::{PartSpan, PartedLines, part_is_whole};
 
 /// What `resolve` and `index` read of a decision before its text: its id, court, date, file
 /// numbers, ECLI, the sources of its copies and what it was made from.
@@ -79,7 +79,6 @@ fn open_matching(data_dir: &Path, sha256: &str, file: &std::fs::File) -> Option<
 /// The last run's parts and `decisions.lines`, held open while new ones replace them: where
 /// each line and its head are, by `line_key`, and each part by its chunk key.
 pub(crate) struct EarlierLines {
-    layout: PartsLayout,
     parts: PartedLines,
     lines: std::fs::File,
     /// line_key → (the line among the parts, its head in `decisions.lines`).
@@ -95,8 +94,8 @@ impl EarlierLines {
         let layout = parts_layout(data_dir);
         let list = std::fs::File::open(&layout.list).ok()?;
         let mut reader = open_matching(data_dir, sha256, &list)?;
-        let parts = read_list(&layout).ok()?;
-        let by_chunk = parts.iter().enumerate().map(|(i, p)| (p.chunk_key.clone(), i as u32)).collect();
+        let parts = PartedLines::open(layout).ok()?;
+        let by_chunk = parts.parts().iter().enumerate().map(|(i, p)| (p.chunk_key.clone(), i as u32)).collect();
         let lines = reader.get_ref().try_clone().ok()?;
         let mut offset = reader.stream_position().ok()?;
         let mut spans = HashMap::new();
@@ -112,7 +111,7 @@ impl EarlierLines {
             spans.insert(key.to_string(), (span, LineSpan { offset: head_at, len: head.len() }));
             offset += n as u64;
         }
-        Some(EarlierLines { parts: PartedLines::of(layout.clone(), parts), layout, lines, spans, by_chunk })
+        Some(EarlierLines { parts, lines, spans, by_chunk })
     }
 
     fn head(&self, at: LineSpan) -> Option<Vec<u8>> {
@@ -134,7 +133,7 @@ impl EarlierLines {
     pub(crate) fn kept_part(&self, chunk_key: &str, keys: &[String]) -> Option<BuiltPart> {
         let part = *self.by_chunk.get(chunk_key)?;
         let entry = self.parts.parts().get(part as usize)?.clone();
-        if entry.lines != keys.len() || !part_is_whole(&self.layout, &entry) {
+        if entry.lines != keys.len() || !part_is_whole(self.parts.layout(), &entry) {
             return None;
         }
         let mut lines = Vec::with_capacity(keys.len());

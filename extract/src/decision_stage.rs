@@ -149,42 +149,7 @@ pub struct LineSpan {
 pub(crate) fn read_located_parts<T: serde::de::DeserializeOwned>(
     data_dir: &Path,
 ) -> Result<impl Iterator<Item = Result<(PartSpan, T)>> + use<T>> {
-    let parts = open_decisions(data_dir)?;
-    Ok(LocatedParts { parts, part: 0, pending: std::collections::VecDeque::new() })
-}
-
-/// [`read_located_parts`]' iterator: one part's lines at a time.
-struct LocatedParts<T> {
-    parts: PartedLines,
-    part: u32,
-    pending: std::collections::VecDeque<Result<(PartSpan, T)>>,
-}
-
-impl<T: serde::de::DeserializeOwned> Iterator for LocatedParts<T> {
-    type Item = Result<(PartSpan, T)>;
-    fn next(&mut self) -> Option<Self::Item> {
-        while self.pending.is_empty() {
-            if self.part as usize >= self.parts.parts().len() {
-                return None;
-            }
-            let part = self.part;
-            self.part += 1;
-            let path = self.parts.path(part);
-            match self.parts.part_lines(part) {
-                Ok(lines) => self.pending.extend(lines.into_iter().map(|(span, line)| {
-                    serde_json::from_slice(&line).map(|t| (span, t)).with_context(|| {
-                        format!(
-                            "{}: the line at byte {} is not a decision (rerun `extract`)",
-                            path.display(),
-                            span.offset
-                        )
-                    })
-                })),
-                Err(e) => self.pending.push_back(Err(e)),
-            }
-        }
-        self.pending.pop_front()
-    }
+    Ok(open_decisions(data_dir)?.records::<T>())
 }
 
 #[derive(Debug, Default)]

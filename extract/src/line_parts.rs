@@ -177,6 +177,11 @@ impl PartedLines {
         &self.parts
     }
 
+    /// Where these parts lie.
+    pub fn layout(&self) -> &PartsLayout {
+        &self.layout
+    }
+
     /// The list these parts were read from.
     pub fn list_path(&self) -> &Path {
         &self.layout.list
@@ -262,9 +267,21 @@ impl PartedLines {
 
     /// Every line in order with its span, one part read at a time.
     pub fn lines(self) -> impl Iterator<Item = Result<(PartSpan, Vec<u8>)>> {
+        self.each_line(|_, span, line| Ok((span, line)))
+    }
+
+    /// Every line in order with its span, parsed as a `T` ([`Self::parse`]: a line that is not
+    /// one is an error naming its part and place), one part read at a time.
+    pub fn records<T: serde::de::DeserializeOwned>(self) -> impl Iterator<Item = Result<(PartSpan, T)>> {
+        self.each_line(|parts, span, line| parts.parse(span, &line).map(|t| (span, t)))
+    }
+
+    /// `f` over every line in order, one part read at a time; a part that cannot be read is
+    /// one error in its place.
+    fn each_line<R>(self, f: impl Fn(&PartedLines, PartSpan, Vec<u8>) -> Result<R>) -> impl Iterator<Item = Result<R>> {
         let n = self.parts.len() as u32;
         (0..n).flat_map(move |part| match self.part_lines(part) {
-            Ok(lines) => lines.into_iter().map(Ok).collect::<Vec<_>>(),
+            Ok(lines) => lines.into_iter().map(|(span, line)| f(&self, span, line)).collect::<Vec<_>>(),
             Err(e) => vec![Err(e)],
         })
     }

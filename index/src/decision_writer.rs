@@ -152,8 +152,8 @@ impl CitationsInput {
 /// Where each line is comes from `citations.lines` when it describes `citations.parts` as it
 /// lies on disk (same sha256 as resolve's summary, inode, size, mtime), else every part is read
 /// through here; either way missing, unreadable or truncated citations, or ones whose
-/// decisions are not exactly those of extract's decisions (`decisions.parts`), is an error naming the file (and the
-/// line or decision) before anything is built, and a line that is not a decision's citations
+/// decisions are not exactly extract's (`decisions.parts`), are an error naming the file (and
+/// the line or decision) before anything is built, and a line that is not a decision's citations
 /// fails the build, naming it, at the latest when its decision is written.
 /// `earlier` is every decision of the earlier generation (ext id → row id, index key) and
 /// `earlier_max` its largest row id: they keep row ids stable.
@@ -271,8 +271,8 @@ fn read_through_citations(parts: &extract::line_parts::PartedLines) -> Result<Ve
 /// A decision whose `index_key` is unchanged keeps its passages there; a changed one has them
 /// deleted and written anew; one no longer held has them deleted. A decision whose
 /// [`build_key`] is unchanged has its row copied from `earlier` and its body kept, without
-/// its line of extract's decisions (`decisions.parts`) being read; its citations are written as any decision's
-/// (what is derived from them counts across decisions).
+/// its line of extract's decisions (`decisions.parts`) being read; its citations are written
+/// as any decision's (what is derived from them counts across decisions).
 ///
 /// `patch`: `conn` is a copy of the earlier generation's store (see [`plan_patch`]): the rows
 /// of a decision whose `build_key` is unchanged are left as they are (nothing of it is read),
@@ -541,9 +541,9 @@ type DecisionHeads = (Vec<(String, extract::line_parts::PartSpan, Option<String>
 /// it is part of every [`build_key`], so no row of an older build is copied.
 const BUILD_VERSION: u32 = 1;
 
-/// What a decision's rows, body and passages are a function of: its line of extract's decisions (`decisions.parts`)
-/// (extract's `line_key`, of which the line is a function), its citations line
-/// (sha256), the laws and book codes its law citations are bound to (`laws_input`, the laws
+/// What a decision's rows, body and passages are a function of: its line of extract's
+/// decisions (`decisions.parts`; extract's `line_key`, of which the line is a function), its
+/// citations line (sha256), the laws and book codes its law citations are bound to (`laws_input`, the laws
 /// part's input hash) and [`BUILD_VERSION`]. What else a row holds is taken fresh when it is
 /// copied: its court's id (by name) and its citing count (resolve's); the row ids its case
 /// citations name are stable ([`crate::earlier`]).

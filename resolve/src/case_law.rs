@@ -149,18 +149,7 @@ pub fn read_summary(data_dir: &Path) -> Result<Option<CitationSummary>> {
 /// naming the part and the place, never a silently shorter list.
 pub fn read_citations(data_dir: &Path) -> Result<impl Iterator<Item = Result<DecisionCitations>>> {
     let parts = extract::line_parts::PartedLines::open(citations_layout(data_dir))?;
-    let layout = citations_layout(data_dir);
-    let paths: Vec<PathBuf> = parts.parts().iter().map(|p| layout.part_path(&p.name)).collect();
-    Ok(parts.lines().map(move |l| {
-        let (span, line) = l?;
-        serde_json::from_slice(&line).with_context(|| {
-            format!(
-                "{}: the line at byte {} is not a decision's citations (truncated or garbled? rerun `resolve`)",
-                paths[span.part as usize].display(),
-                span.offset
-            )
-        })
-    }))
+    Ok(parts.records::<DecisionCitations>().map(|r| r.map(|(_, c)| c)))
 }
 
 /// The citations of the last run keyed by decision id, so a reader joins them to decisions by
