@@ -388,7 +388,7 @@ pub struct PartsWriter {
     offset: u64,
     parts: Vec<PartEntry>,
     /// Parts kept from the earlier list.
-    pub kept: usize,
+    kept: usize,
 }
 
 impl PartsWriter {
@@ -428,16 +428,20 @@ impl PartsWriter {
         Ok(())
     }
 
-    /// Cuts the last part and writes the list ([`write_list`], `describe` as there): its
-    /// sha256 and the parts.
-    pub fn finish(
-        mut self,
-        describe: impl FnOnce(&str, &std::fs::File) -> Result<()>,
-    ) -> Result<(String, Vec<PartEntry>)> {
+    /// Cuts the last part and writes the list ([`write_list`], `describe` as there).
+    pub fn finish(mut self, describe: impl FnOnce(&str, &std::fs::File) -> Result<()>) -> Result<WrittenParts> {
         self.cut()?;
         let sha256 = write_list(&self.layout, &self.parts, describe)?;
-        Ok((sha256, self.parts))
+        Ok(WrittenParts { sha256, parts: self.parts, kept: self.kept })
     }
+}
+
+/// What [`PartsWriter::finish`] wrote: the list's sha256, its parts, and how many of them were
+/// kept from the earlier list (the last part counted too, once it is cut).
+pub struct WrittenParts {
+    pub sha256: String,
+    pub parts: Vec<PartEntry>,
+    pub kept: usize,
 }
 
 /// Writes `lines` as a parted file afresh, each line keyed by its own sha256 (no companion):
@@ -447,7 +451,7 @@ pub fn write_lines(layout: &PartsLayout, lines: impl IntoIterator<Item = Vec<u8>
     for l in lines {
         w.push(hex::encode(Sha256::digest(&l)), l)?;
     }
-    Ok(w.finish(|_, _| Ok(()))?.0)
+    Ok(w.finish(|_, _| Ok(()))?.sha256)
 }
 
 #[cfg(test)]
@@ -485,9 +489,8 @@ mod tests {
         let write = |keys: &[String], earlier: &[PartEntry]| {
             let mut w = PartsWriter::create(layout.clone(), earlier);
             let spans: Vec<PartSpan> = keys.iter().map(|k| w.push(k.clone(), line(k)).unwrap()).collect();
-            let kept = w.kept;
-            let (_, parts) = w.finish(|_, _| Ok(())).unwrap();
-            (spans, parts, kept)
+            let written = w.finish(|_, _| Ok(())).unwrap();
+            (spans, written.parts, written.kept)
         };
         let (spans, parts, kept) = write(&keys, &[]);
         assert_eq!((parts.len(), kept), (chunks(&keys).len(), 0));

@@ -908,10 +908,10 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
     bar.finish_and_clear();
     // The parts, then `citations.lines`, then the list: until the summary names this list,
     // they match no summary.
-    let (sha256, parts, kept) = out.finish()?;
+    let written = out.finish()?;
     drop(earlier_parts);
-    summary.parts_kept = kept;
-    summary.parts_written = parts.len() - kept;
+    summary.parts_kept = written.kept;
+    summary.parts_written = written.parts.len() - written.kept;
 
     // The graph: resolved, not withheld edges; parallel citations of one pair count once.
     edges.sort_unstable();
@@ -926,12 +926,12 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
         tsv.push_str(&format!("{}\t{n}\n", h.ext_id));
     }
     extract::write_atomic(&citing_counts_path(data_dir), tsv.as_bytes())?;
-    summary.sha256 = sha256;
+    summary.sha256 = written.sha256;
     summary.input_fingerprint = fingerprint;
     extract::write_atomic(&summary_path(data_dir), &serde_json::to_vec_pretty(&summary)?)?;
     // The summary names the new list: what no list names now goes, and the single
     // `citations.jsonl` of builds before the parts.
-    extract::line_parts::remove_unlisted(&layout, &parts);
+    extract::line_parts::remove_unlisted(&layout, &written.parts);
     let _ = std::fs::remove_file(data_dir.join("work/resolve/citations.jsonl"));
     Ok(Some(summary))
 }

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use extract::companion::{CompanionWriter, open_companion};
-use extract::line_parts::{PartEntry, PartSpan, PartsWriter};
+use extract::line_parts::{PartEntry, PartSpan, PartsWriter, WrittenParts};
 
 pub fn citation_lines_path(data_dir: &Path) -> PathBuf {
     data_dir.join("work/resolve/citations.lines")
@@ -60,7 +60,7 @@ pub fn read_citation_lines(data_dir: &Path, sha256: &str) -> Option<Vec<Citation
 /// entry names where it lies.
 pub(crate) struct CitationsWriter {
     tx: std::sync::mpsc::SyncSender<Vec<OutLine>>,
-    thread: std::thread::JoinHandle<Result<(String, Vec<PartEntry>, usize)>>,
+    thread: std::thread::JoinHandle<Result<WrittenParts>>,
 }
 
 /// One line for [`CitationsWriter`]: its decision, scan key, bytes and sha256.
@@ -79,11 +79,12 @@ impl CitationsWriter {
         let mut parts = PartsWriter::create(layout, earlier);
         let mut entries = CompanionWriter::create(&citation_lines_path(data_dir))?;
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<OutLine>>(2);
-        let thread = std::thread::spawn(move || -> Result<(String, Vec<PartEntry>, usize)> {
+        let thread = std::thread::spawn(move || -> Result<WrittenParts> {
             for batch in rx {
                 for l in batch {
                     // A line's key is its own sha256: the line is a function of it.
-                    let span = parts.push(hex::encode(l.sha256), l.bytes)?;
+                    let sha256 = hex::encode(l.sha256);
+                    let span = parts.push(sha256.clone(), l.bytes)?;
                     let key = if l.scan_key.is_empty() { "-" } else { l.scan_key.as_str() };
                     writeln!(
                         entries.entries(),
@@ -91,14 +92,12 @@ impl CitationsWriter {
                         span.part,
                         span.offset,
                         span.len,
-                        hex::encode(l.sha256),
+                        sha256,
                         l.id
                     )?;
                 }
             }
-            let kept = parts.kept;
-            let (sha256, parts) = parts.finish(|sha256, list| entries.finish(sha256, list))?;
-            Ok((sha256, parts, kept))
+            parts.finish(|sha256, list| entries.finish(sha256, list))
         });
         Ok(CitationsWriter { tx, thread })
     }
@@ -108,9 +107,8 @@ impl CitationsWriter {
         let _ = self.tx.send(batch);
     }
 
-    /// Waits for every line, writes the list and `citations.lines`: the list's sha256, the
-    /// parts, and how many of them were kept.
-    pub(crate) fn finish(self) -> Result<(String, Vec<PartEntry>, usize)> {
+    /// Waits for every line, writes the list and `citations.lines`.
+    pub(crate) fn finish(self) -> Result<WrittenParts> {
         drop(self.tx);
         self.thread.join().map_err(|_| anyhow::anyhow!("the writer of the citations panicked"))?
     }
