@@ -122,6 +122,37 @@ fn search_decisions_lists_the_leading_decisions_without_a_query() {
     assert!(body.contains("sort=most_cited"), "{body}");
 }
 
+#[test]
+fn a_search_sorted_by_date_or_citations_pages_through_one_order_of_every_match() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    let query = "Behörde";
+    let relevance = post(&c, &server, "search_decisions", json!({"query": query, "limit": 20}));
+    let total = relevance["total"].as_u64().unwrap();
+    assert!(total > 20, "the sample holds more than a page of matches: {total}");
+    for sort in ["date", "most_cited"] {
+        let whole = post(&c, &server, "search_decisions", json!({"query": query, "sort": sort, "limit": 20}));
+        assert_eq!(whole["total"].as_u64(), Some(total), "{sort}: every match is counted, as by relevance");
+        let rows = whole["results"].as_array().unwrap().clone();
+        assert_eq!(rows.len(), 20);
+        // Newest first, undated last; by citations first, then newest.
+        let date = |r: &Value| r["date"].as_str().map(str::to_string);
+        let key = |r: &Value| (if sort == "date" { 0 } else { r["citing_cases_count"].as_i64().unwrap() }, date(r));
+        assert!(rows.windows(2).all(|w| key(&w[0]) >= key(&w[1])), "{sort}: {rows:?}");
+        // Pages of 3 are the same order, cut in pages.
+        let mut paged = Vec::new();
+        for page in 1..=7 {
+            let v =
+                post(&c, &server, "search_decisions", json!({"query": query, "sort": sort, "limit": 3, "page": page}));
+            assert_eq!(v["total"].as_u64(), Some(total));
+            paged.extend(v["results"].as_array().unwrap().iter().map(|r| r["id"].clone()));
+        }
+        let ids: Vec<Value> = rows.iter().map(|r| r["id"].clone()).collect();
+        assert_eq!(paged[..20], ids[..], "{sort}");
+    }
+}
+
 fn post(c: &Client, server: &Server, tool: &str, args: Value) -> Value {
     let (status, body) = c.post(&format!("{}/api/tools/{tool}", server.base_url), "application/json", args.to_string());
     let v: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("not JSON ({e}): {body}"));

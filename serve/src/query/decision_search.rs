@@ -10,7 +10,9 @@ use crate::query::filters::Filters;
 use crate::query::identifiers::{looks_like_ecli, looks_like_file_number};
 use crate::query::snippets::Highlighter;
 use crate::query::text::query_words;
-use crate::store::decisions::{Decision, citing_counts, decision_by_id, decisions_by_ecli, decisions_by_file_number};
+use crate::store::decisions::{
+    Decision, citing_counts, decision_by_id, decision_dates, decisions_by_ecli, decisions_by_file_number,
+};
 use index::Generation;
 use index::store::{ecli_norm, file_number_norm};
 use model::{DecisionSort, MatchMode, SearchMode};
@@ -21,12 +23,8 @@ use tantivy::query::{BooleanQuery, Occur, PhraseQuery, Query, TermQuery};
 use tantivy::schema::{IndexRecordOption, Term, Value as _};
 use tantivy::{DocAddress, DocId, Score, Searcher, SegmentOrdinal, SegmentReader, TantivyDocument};
 
-/// A matching decision: its row id and its date (`YYYYMMDD`, from the index's fast field;
-/// None when undated).
-pub(crate) type MatchedDecision = (u64, Option<i64>);
-
-/// The distinct decisions among every passage matching `q`, in index order.
-pub(crate) fn matching_decisions(searcher: &Searcher, q: &dyn Query) -> Result<Vec<MatchedDecision>, ToolError> {
+/// The distinct decisions (row ids) among every passage matching `q`, in index order.
+pub(crate) fn matching_decisions(searcher: &Searcher, q: &dyn Query) -> Result<Vec<u64>, ToolError> {
     Ok(searcher.search(q, &MatchingDecisions)?)
 }
 
@@ -40,50 +38,40 @@ struct MatchingDecisions;
 struct SegmentDecisions {
     segment: SegmentOrdinal,
     ids: Column<u64>,
-    dates: Column<i64>,
-    found: Vec<(u64, Option<i64>)>,
+    found: Vec<u64>,
     /// Scratch for one block's ids.
     block: Vec<Option<u64>>,
 }
 
 impl SegmentDecisions {
     /// Keeps `id` unless the passage before was of the same decision.
-    fn keep(&mut self, doc: DocId, id: u64) {
-        if self.found.last().is_none_or(|(last, _)| *last != id) {
-            self.found.push((id, self.dates.first(doc)));
+    fn keep(&mut self, id: u64) {
+        if self.found.last() != Some(&id) {
+            self.found.push(id);
         }
     }
 }
 
 impl Collector for MatchingDecisions {
-    type Fruit = Vec<(u64, Option<i64>)>;
+    type Fruit = Vec<u64>;
     type Child = SegmentDecisions;
 
     fn for_segment(&self, segment: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<SegmentDecisions> {
         let fast = reader.fast_fields();
-        Ok(SegmentDecisions {
-            segment,
-            ids: fast.u64("decision_id")?,
-            dates: fast.i64("date")?,
-            found: Vec::new(),
-            block: Vec::new(),
-        })
+        Ok(SegmentDecisions { segment, ids: fast.u64("decision_id")?, found: Vec::new(), block: Vec::new() })
     }
 
     fn requires_scoring(&self) -> bool {
         false
     }
 
-    fn merge_fruits(
-        &self,
-        mut segments: Vec<(SegmentOrdinal, Vec<(u64, Option<i64>)>)>,
-    ) -> tantivy::Result<Self::Fruit> {
+    fn merge_fruits(&self, mut segments: Vec<(SegmentOrdinal, Vec<u64>)>) -> tantivy::Result<Self::Fruit> {
         segments.sort_by_key(|(segment, _)| *segment);
         let mut seen = SeenIds::default();
         let mut out = Vec::with_capacity(segments.iter().map(|(_, found)| found.len()).sum());
-        for (id, date) in segments.into_iter().flat_map(|(_, found)| found) {
+        for id in segments.into_iter().flat_map(|(_, found)| found) {
             if seen.insert(id) {
-                out.push((id, date));
+                out.push(id);
             }
         }
         Ok(out)
@@ -109,11 +97,11 @@ impl SeenIds {
 }
 
 impl SegmentCollector for SegmentDecisions {
-    type Fruit = (SegmentOrdinal, Vec<(u64, Option<i64>)>);
+    type Fruit = (SegmentOrdinal, Vec<u64>);
 
     fn collect(&mut self, doc: DocId, _score: Score) {
         if let Some(id) = self.ids.first(doc) {
-            self.keep(doc, id);
+            self.keep(id);
         }
     }
 
@@ -123,10 +111,8 @@ impl SegmentCollector for SegmentDecisions {
         block.clear();
         block.resize(docs.len(), None);
         self.ids.first_vals(docs, &mut block);
-        for (&doc, id) in docs.iter().zip(&block) {
-            if let Some(id) = *id {
-                self.keep(doc, id);
-            }
+        for id in block.iter().flatten() {
+            self.keep(*id);
         }
         self.block = block;
     }
@@ -354,14 +340,17 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Searc
     if sort != DecisionSort::Relevance {
         let mut ordered = m.decisions(&searcher)?;
         total = ordered.len();
-        if sort == DecisionSort::Date {
-            ordered.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let dates = decision_dates(g)?;
+        let date = |id: u64| dates.get(id as usize).copied().flatten();
+        let page_ids = if sort == DecisionSort::Date {
+            page_of(&mut ordered, start, size, |a, b| date(*b).cmp(&date(*a)).then(a.cmp(b)))
         } else {
             let counts = citing_counts(g)?;
             let count = |id: u64| counts.get(id as usize).copied().unwrap_or(0);
-            ordered.sort_by(|a, b| count(b.0).cmp(&count(a.0)).then(b.1.cmp(&a.1)).then(a.0.cmp(&b.0)));
-        }
-        let page_ids: Vec<u64> = ordered.iter().skip(start).take(size).map(|(id, _)| *id).collect();
+            page_of(&mut ordered, start, size, |a, b| {
+                count(*b).cmp(&count(*a)).then(date(*b).cmp(&date(*a))).then(a.cmp(b))
+            })
+        };
         let id_filter: Vec<(Occur, Box<dyn Query>)> = page_ids
             .iter()
             .map(|id| {
@@ -413,6 +402,22 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Searc
     finish_page(g, &filters, &mut answer, total, text_basis(m.citation, m.match_mode), rows)?;
     answer.scope = Some("court decisions only; laws are searched by search_laws");
     Ok(answer)
+}
+
+/// The ids at `start..start + size` of `ids` in the order `cmp` (a total order) gives. Only the
+/// ids up to the page's end are sorted: the rest are set apart in linear time, so a page of a
+/// word that many decisions hold costs no sort of all of them.
+fn page_of(ids: &mut Vec<u64>, start: usize, size: usize, cmp: impl Fn(&u64, &u64) -> std::cmp::Ordering) -> Vec<u64> {
+    let end = (start + size).min(ids.len());
+    if start >= end {
+        return Vec::new();
+    }
+    if end < ids.len() {
+        ids.select_nth_unstable_by(end - 1, &cmp);
+        ids.truncate(end);
+    }
+    ids.sort_unstable_by(&cmp);
+    ids.split_off(start)
 }
 
 /// `search_decisions` without words: the decisions matching every filter, newest or most cited
@@ -545,8 +550,8 @@ pub(crate) struct TextMatch {
 }
 
 impl TextMatch {
-    /// Every matching decision (id, date number), in index order.
-    pub(crate) fn decisions(&self, searcher: &Searcher) -> Result<Vec<MatchedDecision>, ToolError> {
+    /// Every matching decision (row id), in index order.
+    pub(crate) fn decisions(&self, searcher: &Searcher) -> Result<Vec<u64>, ToolError> {
         matching_decisions(searcher, &self.count_query)
     }
 }
@@ -658,5 +663,26 @@ pub(crate) fn sort_decisions(ds: &mut [Decision], sort: DecisionSort) {
             ds.sort_by(|a, b| b.citing_count.cmp(&a.citing_count).then(b.date.cmp(&a.date)).then(a.id.cmp(&b.id)))
         }
         DecisionSort::Relevance => ds.sort_by_key(|d| d.id),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::page_of;
+
+    #[test]
+    fn a_page_of_a_partial_sort_is_the_page_of_the_whole_sort() {
+        // Dates with ties and undated decisions, ordered newest first, then by id.
+        let date = |id: u64| (!id.is_multiple_of(7)).then_some(20_000_000 + (id * 7_919) % 41);
+        let cmp = |a: &u64, b: &u64| date(*b).cmp(&date(*a)).then(a.cmp(b));
+        let ids: Vec<u64> = (1..=300).map(|i| (i * 104_729) % 1_009).collect();
+        let mut whole = ids.clone();
+        whole.sort_by(cmp);
+        for (start, size) in [(0, 10), (0, 1), (10, 10), (290, 10), (295, 10), (299, 1), (300, 10), (0, 300), (0, 500)]
+        {
+            let want: Vec<u64> = whole.iter().skip(start).take(size).copied().collect();
+            assert_eq!(page_of(&mut ids.clone(), start, size, cmp), want, "start {start}, size {size}");
+        }
+        assert!(page_of(&mut Vec::new(), 0, 10, cmp).is_empty());
     }
 }

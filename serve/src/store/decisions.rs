@@ -231,16 +231,36 @@ pub fn decision_by_id(g: &Generation, id: i64) -> Result<Decision, ToolError> {
 /// `citing_count` of every decision, indexed by decision id (read once per generation).
 pub(crate) fn citing_counts(g: &Generation) -> Result<std::sync::Arc<Vec<i64>>, ToolError> {
     static KEPT: crate::store::kept::PerGeneration<Vec<i64>> = crate::store::kept::PerGeneration::new();
+    KEPT.get(g, |g| column_by_id(g, "SELECT id, citing_count FROM decisions", |r| r.get(1)))
+}
+
+/// The date of every decision as `YYYYMMDD` (None when undated), indexed by decision id (read
+/// once per generation): a search sorted by date orders its matches by it without reading a
+/// date per match from the index.
+pub(crate) fn decision_dates(g: &Generation) -> Result<std::sync::Arc<Vec<Option<i64>>>, ToolError> {
+    static KEPT: crate::store::kept::PerGeneration<Vec<Option<i64>>> = crate::store::kept::PerGeneration::new();
     KEPT.get(g, |g| {
-        Ok(g.store.with(|c| {
-            let n: i64 = c.query_row("SELECT COALESCE(MAX(id), 0) FROM decisions", [], |r| r.get(0))?;
-            let mut v = vec![0i64; n as usize + 1];
-            let mut st = c.prepare("SELECT id, citing_count FROM decisions")?;
-            for row in st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))? {
-                let (id, k) = row?;
-                v[id as usize] = k;
-            }
-            Ok(v)
-        })?)
+        column_by_id(g, "SELECT id, date FROM decisions", |r| {
+            Ok(r.get::<_, Option<String>>(1)?.as_deref().and_then(index::decision_writer::date_number))
+        })
     })
+}
+
+/// One value per decision from `sql` (`SELECT id, …`), indexed by decision id; ids no row has
+/// hold the default.
+fn column_by_id<T: Default + Clone>(
+    g: &Generation,
+    sql: &str,
+    value: impl Fn(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Vec<T>, ToolError> {
+    Ok(g.store.with(|c| {
+        let n: i64 = c.query_row("SELECT COALESCE(MAX(id), 0) FROM decisions", [], |r| r.get(0))?;
+        let mut v = vec![T::default(); n as usize + 1];
+        let mut st = c.prepare(sql)?;
+        for row in st.query_map([], |r| Ok((r.get::<_, i64>(0)?, value(r)?)))? {
+            let (id, x) = row?;
+            v[id as usize] = x;
+        }
+        Ok(v)
+    })?)
 }

@@ -40,7 +40,7 @@ pub fn get_case_statistics(g: &Generation, a: GetCaseStatisticsArgs) -> Result<C
             }
             QueryMatch::Text(m) => {
                 let ids = m.decisions(&g.decisions_reader.searcher())?;
-                let keep: HashSet<i64> = ids.iter().map(|(id, _)| *id as i64).collect();
+                let keep: HashSet<i64> = ids.iter().map(|id| *id as i64).collect();
                 text_match_mode = Some(m.match_mode);
                 (
                     text_basis(m.citation, m.match_mode),
