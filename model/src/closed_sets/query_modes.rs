@@ -92,6 +92,9 @@ crate::closed_set! {
     pub enum ExpansionReason {
         /// No entry's words are all in the query.
         NoEntryMatched => "no_entry_matched",
+        /// The entries that fired were for words the index holds often, and had only phrases
+        /// of several words, which are held back for such a word (`phrases_held_back`).
+        WordHeldOften => "word_held_often",
         /// The caller sent `expand_query: false`.
         CallerOptedOut => "caller_opted_out",
         /// The query is an identifier throughout (a § citation, an Aktenzeichen, an ECLI).

@@ -9,7 +9,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::LazyLock;
 
-use crate::contract::answers::{AddedTerms, QueryExpansionReport};
+use crate::contract::answers::{AddedTerms, HeldBackPhrases, QueryExpansionReport};
 use model::{ExpansionReason, ExpansionStatus};
 
 use crate::query::text::query_words;
@@ -36,6 +36,26 @@ pub struct RegisterEntry {
 }
 
 /// The parsed dictionary.
+impl RegisterEntry {
+    /// The entry with only its one-word phrases, and with only its phrases of several words
+    /// (None where it has none of that kind).
+    pub fn split_by_phrase_length(&self) -> (Option<RegisterEntry>, Option<RegisterEntry>) {
+        (self.with_phrases(|p| p.len() <= 1), self.with_phrases(|p| p.len() > 1))
+    }
+
+    fn with_phrases(&self, keep: impl Fn(&[String]) -> bool) -> Option<RegisterEntry> {
+        let (legal, phrases): (Vec<String>, Vec<Vec<String>>) =
+            self.legal.iter().zip(&self.phrases).filter(|(_, p)| keep(p)).map(|(l, p)| (l.clone(), p.clone())).unzip();
+        let mut legal_terms: Vec<String> = Vec::new();
+        for t in phrases.iter().flatten() {
+            if !legal_terms.contains(t) {
+                legal_terms.push(t.clone());
+            }
+        }
+        (!legal_terms.is_empty()).then(|| RegisterEntry { legal, phrases, legal_terms, ..self.clone() })
+    }
+}
+
 #[derive(Debug)]
 pub struct LegalRegister {
     pub version: String,
@@ -132,11 +152,20 @@ pub struct QueryExpansion {
     pub original_query: String,
     /// `(entry, terms it added)`: only terms the query did not already hold.
     pub added: Vec<(RegisterEntry, Vec<String>)>,
+    /// `(entry, documents)`: the phrases of several words of an entry not added because the
+    /// index holds its lay word in `documents` documents, enough to match alone.
+    pub held_back: Vec<(RegisterEntry, u64)>,
 }
 
 impl QueryExpansion {
     pub fn not_applied(query: &str, status: ExpansionStatus, reason: ExpansionReason) -> QueryExpansion {
-        QueryExpansion { status, reason: Some(reason), original_query: query.to_string(), added: Vec::new() }
+        QueryExpansion {
+            status,
+            reason: Some(reason),
+            original_query: query.to_string(),
+            added: Vec::new(),
+            held_back: Vec::new(),
+        }
     }
 
     /// Every added index term, in entry order, without repeats.
@@ -169,6 +198,16 @@ impl QueryExpansion {
             reason: self.reason,
             original_query: self.original_query.clone(),
             added_terms,
+            phrases_held_back: self
+                .held_back
+                .iter()
+                .map(|(e, documents)| HeldBackPhrases {
+                    lay_words: e.lay.clone(),
+                    legal_terms: e.legal.clone(),
+                    source: e.source.clone(),
+                    word_documents: *documents,
+                })
+                .collect(),
             dictionary_version: register().version.clone(),
             note: if applied {
                 "Terms from the legal-register dictionary were added to your words (never substituted); the ranking saw them. Send expand_query=false to search your words alone."

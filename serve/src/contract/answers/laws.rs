@@ -39,6 +39,10 @@ pub struct QueryExpansionReport {
     pub reason: Option<ExpansionReason>,
     pub original_query: String,
     pub added_terms: Vec<AddedTerms>,
+    /// Dictionary phrases of several words not added: the index holds the lay word they are for
+    /// often enough to match alone, and such a phrase would widen it with passages that merely
+    /// hold its words apart. The entry's one-word terms, if any, are in `added_terms`.
+    pub phrases_held_back: Vec<HeldBackPhrases>,
     pub dictionary_version: String,
     pub note: &'static str,
 }
@@ -54,6 +58,20 @@ pub struct AddedTerms {
     pub index_terms: Vec<String>,
     /// The § the entry's legal term comes from.
     pub source: String,
+}
+
+/// A dictionary entry's phrases of several words, held back for a word the index holds often.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct HeldBackPhrases {
+    /// The lay words of the entry, as the query held them.
+    #[serde(rename = "for")]
+    pub lay_words: String,
+    /// The phrases held back, as the dictionary writes them.
+    pub legal_terms: Vec<String>,
+    /// The § the entry's legal terms come from.
+    pub source: String,
+    /// How many documents of the searched index hold the lay word.
+    pub word_documents: u64,
 }
 
 /// `query_analysis`: what was done to the caller's words before searching.
