@@ -21,8 +21,9 @@ use tantivy::schema::{IndexRecordOption, Term};
 /// The stored courts a court filter value names: the keys the index filters on
 /// (`index::decision_writer::court_keys`), so search and store agree.
 pub(crate) fn courts_named(g: &Generation, given: &str) -> Result<Vec<(i64, extract::courts::Court, i64)>, ToolError> {
-    let key = court_filter_key(given);
-    Ok(stored_courts(g)?.iter().filter(|(_, c, _)| court_keys(c).contains(&key)).cloned().collect())
+    let courts = stored_courts(g)?;
+    let by_key = crate::store::courts::courts_by_key(g)?;
+    Ok(by_key.get(&court_filter_key(given)).into_iter().flatten().map(|&at| courts[at].clone()).collect())
 }
 
 /// Court filter value → the folded keys the index holds; a court matches all its chambers.
@@ -319,10 +320,51 @@ impl Filters {
         Ok((conds, vals))
     }
 
-    /// True when every filter set is a facet (court, branch, document type): the filters a
-    /// generation's `fact_combos` can answer without reading a decision row.
-    pub(crate) fn only_facets(&self) -> bool {
-        self.date_from.is_none() && self.date_to.is_none() && self.cited_norm.is_none() && self.cited_case.is_none()
+    /// True when every filter set is a facet or a date bound: `fact_combos` answers for the
+    /// whole years of the range, and only the rows of its bounds' own years are read
+    /// ([`Filters::year_split`]).
+    pub(crate) fn only_facets_and_dates(&self) -> bool {
+        self.cited_norm.is_none() && self.cited_case.is_none()
+    }
+
+    /// The years strictly between the date bounds' own years, as a condition over a `year`
+    /// column (`YYYY`, as `decision_facts` has it); None without a date bound. With
+    /// [`Filters::bound_years`] it splits the range: a decision in the range is in exactly one.
+    pub(crate) fn whole_years(&self, vals: &mut Vec<rusqlite::types::Value>) -> Option<String> {
+        let (from, to) = self.bound_year_numbers()?;
+        let mut conds = Vec::new();
+        for (year, op) in [(from, ">"), (to, "<")] {
+            if let Some(y) = year {
+                vals.push(rusqlite::types::Value::Text(y));
+                conds.push(format!("year {op} ?{}", vals.len()));
+            }
+        }
+        Some(conds.join(" AND "))
+    }
+
+    /// A date in one of the date bounds' own years, as a condition over `d.date` (to go with the
+    /// date conditions of [`Filters::sql_conditions`]); None without a date bound.
+    pub(crate) fn bound_years(&self, vals: &mut Vec<rusqlite::types::Value>) -> Option<String> {
+        let (from, to) = self.bound_year_numbers()?;
+        let mut conds = Vec::new();
+        if let Some(y) = from {
+            // Before the first day of the year after the lower bound's.
+            let next = y.parse::<i64>().map_or(y, |n| format!("{:04}", n + 1));
+            vals.push(rusqlite::types::Value::Text(format!("{next}-01-01")));
+            conds.push(format!("d.date < ?{}", vals.len()));
+        }
+        if let Some(y) = to {
+            vals.push(rusqlite::types::Value::Text(format!("{y}-01-01")));
+            conds.push(format!("d.date >= ?{}", vals.len()));
+        }
+        Some(format!("({})", conds.join(" OR ")))
+    }
+
+    /// The years of the date bounds (`YYYY-MM-DD`, checked by `parse_date_arg`: the first four
+    /// characters); None without either.
+    fn bound_year_numbers(&self) -> Option<(Option<String>, Option<String>)> {
+        let year = |d: &Option<String>| d.as_ref().map(|d| d.chars().take(4).collect::<String>());
+        (self.date_from.is_some() || self.date_to.is_some()).then(|| (year(&self.date_from), year(&self.date_to)))
     }
 
     /// The facet filters (court, branch, document type) as SQL conditions over `columns`;
