@@ -273,6 +273,70 @@ fn statistics_under_facet_filters_count_exactly_what_the_decision_rows_count() {
     assert!(nonempty >= 5, "the sample holds decisions under most of these filters");
 }
 
+/// A date range is counted from the generation's per-year facts for its whole years and from
+/// the rows of its bounds' own years: each total and each year's count is what the decision
+/// rows themselves hold in that range, read here straight from the store.
+#[test]
+fn a_date_range_counts_exactly_the_decisions_dated_within_it_whatever_its_bounds() {
+    let data = legal_tests::sample_data_dir();
+    let server = Server::start(data.path(), &[]);
+    let c = Client::new();
+    let current = std::fs::read_to_string(data.path().join("CURRENT")).unwrap();
+    let store = data.path().join("generations").join(current.trim()).join("store.sqlite");
+    let db = rusqlite::Connection::open_with_flags(store, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let years: Vec<(String, u64)> = db
+        .prepare("SELECT substr(date, 1, 4), COUNT(*) FROM decisions WHERE date IS NOT NULL GROUP BY 1 ORDER BY 1")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(years.len() >= 3, "the sample spans several years: {years:?}");
+    let (first, mid, last) = (&years[0].0, &years[years.len() / 2].0, &years[years.len() - 1].0);
+    let mut ranges: Vec<(Option<String>, Option<String>)> = vec![
+        (Some(format!("{mid}-01-01")), None),
+        (Some(format!("{mid}-03-15")), None),
+        (None, Some(format!("{mid}-12-31"))),
+        (None, Some(format!("{mid}-07-01"))),
+        (Some(format!("{mid}-02-01")), Some(format!("{mid}-10-31"))),
+        (Some(format!("{first}-06-30")), Some(format!("{last}-02-01"))),
+        (Some(mid.clone()), Some(mid.clone())),
+    ];
+    ranges.push((Some(format!("{first}-01-02")), Some(format!("{last}-12-30"))));
+    for (from, to) in ranges {
+        let mut args = json!({});
+        let (mut lo, mut hi) = ("0000-00-00".to_string(), "9999-99-99".to_string());
+        if let Some(f) = &from {
+            args["date_from"] = json!(f);
+            lo = if f.len() == 4 { format!("{f}-01-01") } else { f.clone() };
+        }
+        if let Some(t) = &to {
+            args["date_to"] = json!(t);
+            hi = if t.len() == 4 { format!("{t}-12-31") } else { t.clone() };
+        }
+        let by_year: Vec<(String, u64)> = db
+            .prepare("SELECT substr(date, 1, 4), COUNT(*) FROM decisions WHERE date >= ?1 AND date <= ?2 GROUP BY 1 ORDER BY 1")
+            .unwrap()
+            .query_map([&lo, &hi], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let want: u64 = by_year.iter().map(|(_, n)| n).sum();
+        let listed = post(&c, &server, "filter_cases", args.clone());
+        assert_eq!(listed["total"].as_u64(), Some(want), "{args}: filter_cases");
+        let stats = post(&c, &server, "get_case_statistics", args.clone());
+        assert_eq!(stats["total"].as_u64(), Some(want), "{args}: get_case_statistics");
+        let mut got: Vec<(String, u64)> = stats["by_year"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["year"].to_string().trim_matches('"').to_string(), r["decisions"].as_u64().unwrap()))
+            .collect();
+        got.sort();
+        assert_eq!(got, by_year, "{args}: by_year");
+    }
+}
+
 /// With a query, the statistics count the matched decisions' facts (from the generation's
 /// per-decision fact table): each breakdown cell equals what the search itself counts under the
 /// same query and that cell's filter.
