@@ -136,11 +136,26 @@ pub struct Vocabulary<'a> {
     /// A second index whose words are real words too (the decisions for statute search): a
     /// word it holds is not a typo, though the searched index lacks it ("herüber").
     also_words: Option<(&'a Searcher, Field)>,
+    /// Whether a dictionary phrase of several words is held back for a word this index holds
+    /// in [`COMMON_WORD_DOCS`] documents or more ([`Vocabulary::holding_back_phrases`]).
+    holds_back_phrases: bool,
 }
 
 impl<'a> Vocabulary<'a> {
     pub fn new(searcher: &'a Searcher, fields: Vec<Field>) -> Vocabulary<'a> {
-        Vocabulary { searcher, fields, doc_freqs: Default::default(), also_words: None }
+        Vocabulary { searcher, fields, doc_freqs: Default::default(), also_words: None, holds_back_phrases: false }
+    }
+
+    /// For a word this index holds in [`COMMON_WORD_DOCS`] documents or more, a dictionary
+    /// entry adds only its one-word terms; its phrases of several words are held back (and
+    /// named). The passages of decisions are searched so: a phrase of common words
+    /// (`Zugang`, `amtlich`, `Information` for `Informationsfreiheit`) widened a word held in
+    /// 27,911 passages with those that merely hold the three apart, and walking their postings
+    /// cost a search at 100,000 decisions 8 ms of its 10. Statutes are not (their sections
+    /// are short, and their search is measured on the lay questions as it is).
+    pub fn holding_back_phrases(mut self) -> Vocabulary<'a> {
+        self.holds_back_phrases = true;
+        self
     }
 
     /// Words of `field` in `searcher` are real words too, never corrected as typos.
@@ -760,14 +775,13 @@ impl QueryPlan {
             lay_concepts.sort_unstable();
             lay_concepts.dedup();
             let lay_words = lay_concepts.len();
-            // A word the index holds often matches well alone: a phrase of several words would
-            // widen it with the passages that merely hold those words apart (`Zugang`,
-            // `amtlich`, `Information` for `Informationsfreiheit`), and walking the postings
-            // of such common words cost a decision search at 100,000 decisions 8 ms of its 10.
-            // Its one-word terms still join it; the phrases held back are reported.
+            // A word the index holds often matches well alone ([`Vocabulary::holding_back_phrases`]):
+            // its one-word terms still join it; the phrases held back are reported.
             let narrowed;
             let mut entry = entry;
-            if let [at] = lay_concepts[..] {
+            if let [at] = lay_concepts[..]
+                && vocabulary.holds_back_phrases
+            {
                 let documents = vocabulary.doc_freq(&self.concepts[at].alternatives[0].terms[0]);
                 if documents >= COMMON_WORD_DOCS {
                     let (one_word, several) = entry.split_by_phrase_length();
@@ -1204,7 +1218,7 @@ mod tests {
 
     /// A plan of `query` against a one-field index of `word_docs` documents holding `word` and a
     /// few holding the other `words` (index terms, as the query's words become).
-    fn plan_over(query: &str, word: &str, word_docs: usize, words: &[&str]) -> QueryPlan {
+    fn plan_over(query: &str, word: &str, word_docs: usize, words: &[&str], hold_back: bool) -> QueryPlan {
         use crate::query::text::query_words;
         use tantivy::schema::{Schema, TEXT};
         use tantivy::{Index, TantivyDocument, doc};
@@ -1221,7 +1235,8 @@ mod tests {
         }
         w.commit().unwrap();
         let searcher = index.reader().unwrap().searcher();
-        QueryPlan::analyse(query, &super::Vocabulary::new(&searcher, vec![text]), true)
+        let vocabulary = super::Vocabulary::new(&searcher, vec![text]);
+        QueryPlan::analyse(query, &if hold_back { vocabulary.holding_back_phrases() } else { vocabulary }, true)
     }
 
     #[test]
@@ -1238,12 +1253,12 @@ mod tests {
         };
         // Held by 399 documents: the phrase ("Zugang zu amtlichen Informationen", § 1 IFG) is a
         // way to match the word.
-        let rare = plan_over("Informationsfreiheit", "Informationsfreiheit", 399, &phrase);
+        let rare = plan_over("Informationsfreiheit", "Informationsfreiheit", 399, &phrase, true);
         assert_eq!(rare.expansion.status, ExpansionStatus::Applied);
         assert_eq!(ways(&rare).len(), 1, "{:?}", rare.concepts[0].alternatives);
         assert!(rare.expansion.held_back.is_empty());
         // Held by 400: the word matches alone, and the answer names the phrase held back.
-        let common = plan_over("Informationsfreiheit", "Informationsfreiheit", 400, &phrase);
+        let common = plan_over("Informationsfreiheit", "Informationsfreiheit", 400, &phrase, true);
         assert_eq!(
             (common.expansion.status, common.expansion.reason),
             (ExpansionStatus::Abstained, Some(ExpansionReason::WordHeldOften))
@@ -1258,14 +1273,19 @@ mod tests {
         );
         // An entry with a one-word term beside its phrases (Mietminderung: Minderung; Mangel der
         // Mietsache) keeps the one word for a common word, and holds back only the phrase.
-        let common = plan_over("Mietminderung", "Mietminderung", 400, &phrase);
+        let common = plan_over("Mietminderung", "Mietminderung", 400, &phrase, true);
         assert_eq!(common.expansion.status, ExpansionStatus::Applied);
         assert_eq!(ways(&common), [query_words_of("Minderung")]);
         let report = common.expansion.report();
         assert_eq!(report.added_terms[0].legal_terms, ["Minderung"]);
         assert_eq!(report.phrases_held_back[0].legal_terms, ["Mangel der Mietsache"]);
-        let rare = plan_over("Mietminderung", "Mietminderung", 10, &phrase);
+        let rare = plan_over("Mietminderung", "Mietminderung", 10, &phrase, true);
         assert_eq!(ways(&rare).len(), 2, "{:?}", rare.concepts[0].alternatives);
+        // An index searched without holding back (the statutes) keeps the phrase however often
+        // it holds the word.
+        let statutes = plan_over("Informationsfreiheit", "Informationsfreiheit", 400, &phrase, false);
+        assert_eq!(statutes.expansion.status, ExpansionStatus::Applied);
+        assert_eq!(ways(&statutes).len(), 1);
     }
 
     #[test]

@@ -606,7 +606,8 @@ pub(crate) fn match_query(
             plan: None,
         }));
     }
-    let plan = QueryPlan::analyse(query, &Vocabulary::new(&searcher, vec![f.text, f.heading]), expand);
+    let vocabulary = Vocabulary::new(&searcher, vec![f.text, f.heading]).holding_back_phrases();
+    let plan = QueryPlan::analyse(query, &vocabulary, expand);
     if plan.concepts.is_empty() {
         return Err(ToolError::invalid(
             "the query has only function words",

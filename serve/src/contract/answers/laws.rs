@@ -39,9 +39,10 @@ pub struct QueryExpansionReport {
     pub reason: Option<ExpansionReason>,
     pub original_query: String,
     pub added_terms: Vec<AddedTerms>,
-    /// Dictionary phrases of several words not added: the index holds the lay word they are for
-    /// often enough to match alone, and such a phrase would widen it with passages that merely
-    /// hold its words apart. The entry's one-word terms, if any, are in `added_terms`.
+    /// Dictionary phrases of several words not added (decision searches): the passages hold the
+    /// lay word they are for often enough to match alone (400 documents or more), and such a
+    /// phrase would widen it with passages that merely hold its words apart. The entry's
+    /// one-word terms, if any, are in `added_terms`. Statute searches hold none back.
     pub phrases_held_back: Vec<HeldBackPhrases>,
     pub dictionary_version: String,
     pub note: &'static str,
