@@ -303,6 +303,8 @@ fn a_date_range_counts_exactly_the_decisions_dated_within_it_whatever_its_bounds
         (Some(mid.clone()), Some(mid.clone())),
     ];
     ranges.push((Some(format!("{first}-01-02")), Some(format!("{last}-12-30"))));
+    ranges.push((Some(format!("{first}-01-01")), Some(format!("{mid}-06-30"))));
+    ranges.push((Some(format!("{mid}-07-01")), Some(format!("{last}-12-31"))));
     for (from, to) in ranges {
         let mut args = json!({});
         let (mut lo, mut hi) = ("0000-00-00".to_string(), "9999-99-99".to_string());

@@ -35,6 +35,12 @@ pub(crate) fn court_filter_key(court: &str) -> String {
     }
 }
 
+/// A date bound's year (`YYYY`) and whether the bound takes that whole year.
+struct DateBound {
+    year: String,
+    whole_year: bool,
+}
+
 /// The filters every decision search shares.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Filters {
@@ -321,50 +327,57 @@ impl Filters {
     }
 
     /// True when every filter set is a facet or a date bound: `fact_combos` answers for the
-    /// whole years of the range, and only the rows of its bounds' own years are read
-    /// ([`Filters::year_split`]).
+    /// whole years of the range, and only the rows of a bound's own year are read where the
+    /// bound cuts that year ([`Filters::whole_years`], [`Filters::bound_years`]).
     pub(crate) fn only_facets_and_dates(&self) -> bool {
         self.cited_norm.is_none() && self.cited_case.is_none()
     }
 
-    /// The years strictly between the date bounds' own years, as a condition over a `year`
-    /// column (`YYYY`, as `decision_facts` has it); None without a date bound. With
-    /// [`Filters::bound_years`] it splits the range: a decision in the range is in exactly one.
+    /// The whole years of the date range, as a condition over a `year` column (`YYYY`, as
+    /// `decision_facts` has it): the years strictly between the bounds' own years, and a bound's
+    /// own year too where the bound takes all of it (`date_from` on 1 January, `date_to` on
+    /// 31 December, a year given alone). None without a date bound. With
+    /// [`Filters::bound_years`] it splits the range: a decision in the range meets exactly one.
     pub(crate) fn whole_years(&self, vals: &mut Vec<rusqlite::types::Value>) -> Option<String> {
-        let (from, to) = self.bound_year_numbers()?;
+        let [from, to] = self.bounds()?;
         let mut conds = Vec::new();
-        for (year, op) in [(from, ">"), (to, "<")] {
-            if let Some(y) = year {
-                vals.push(rusqlite::types::Value::Text(y));
-                conds.push(format!("year {op} ?{}", vals.len()));
+        for (bound, cut, whole) in [(from, ">", ">="), (to, "<", "<=")] {
+            if let Some(b) = bound {
+                vals.push(rusqlite::types::Value::Text(b.year));
+                conds.push(format!("year {} ?{}", if b.whole_year { whole } else { cut }, vals.len()));
             }
         }
         Some(conds.join(" AND "))
     }
 
-    /// A date in one of the date bounds' own years, as a condition over `d.date` (to go with the
-    /// date conditions of [`Filters::sql_conditions`]); None without a date bound.
+    /// A date in the own year of a bound that cuts its year, as a condition over `d.date` (to
+    /// go with the date conditions of [`Filters::sql_conditions`]); None when no bound cuts
+    /// one ([`Filters::whole_years`] then counts the whole range).
     pub(crate) fn bound_years(&self, vals: &mut Vec<rusqlite::types::Value>) -> Option<String> {
-        let (from, to) = self.bound_year_numbers()?;
+        let [from, to] = self.bounds()?;
         let mut conds = Vec::new();
-        if let Some(y) = from {
+        if let Some(b) = from.filter(|b| !b.whole_year) {
             // Before the first day of the year after the lower bound's.
-            let next = y.parse::<i64>().map_or(y, |n| format!("{:04}", n + 1));
+            let next = b.year.parse::<i64>().map_or(b.year, |n| format!("{:04}", n + 1));
             vals.push(rusqlite::types::Value::Text(format!("{next}-01-01")));
             conds.push(format!("d.date < ?{}", vals.len()));
         }
-        if let Some(y) = to {
-            vals.push(rusqlite::types::Value::Text(format!("{y}-01-01")));
+        if let Some(b) = to.filter(|b| !b.whole_year) {
+            vals.push(rusqlite::types::Value::Text(format!("{}-01-01", b.year)));
             conds.push(format!("d.date >= ?{}", vals.len()));
         }
-        Some(format!("({})", conds.join(" OR ")))
+        (!conds.is_empty()).then(|| format!("({})", conds.join(" OR ")))
     }
 
-    /// The years of the date bounds (`YYYY-MM-DD`, checked by `parse_date_arg`: the first four
-    /// characters); None without either.
-    fn bound_year_numbers(&self) -> Option<(Option<String>, Option<String>)> {
-        let year = |d: &Option<String>| d.as_ref().map(|d| d.chars().take(4).collect::<String>());
-        (self.date_from.is_some() || self.date_to.is_some()).then(|| (year(&self.date_from), year(&self.date_to)))
+    /// The date bounds (`YYYY-MM-DD`, checked by `parse_date_arg`) by year, `[from, to]`;
+    /// None without either.
+    fn bounds(&self) -> Option<[Option<DateBound>; 2]> {
+        let bound = |d: &Option<String>, whole_from: &str| {
+            d.as_ref()
+                .map(|d| DateBound { year: d.chars().take(4).collect(), whole_year: d.get(4..) == Some(whole_from) })
+        };
+        (self.date_from.is_some() || self.date_to.is_some())
+            .then(|| [bound(&self.date_from, "-01-01"), bound(&self.date_to, "-12-31")])
     }
 
     /// The facet filters (court, branch, document type) as SQL conditions over `columns`;
