@@ -1147,29 +1147,16 @@ mod tests {
         let alt = |terms: &[&str], via: Via| Alternative { terms: terms.iter().map(|t| t.to_string()).collect(), via };
         let concept =
             |word: &str, alternatives: Vec<Alternative>| Concept { word: word.into(), alternatives, exact: false };
-        let plan = QueryPlan {
-            concepts: vec![
-                concept(
-                    "Akteneinsicht",
-                    vec![
-                        alt(&["akteneinsicht"], Via::Word),
-                        alt(
-                            &["akteneinsicht", "beteiligt"],
-                            Via::Expansion { lay: "Akteneinsicht".into(), lay_words: 1 },
-                        ),
-                    ],
-                ),
-                concept("Behörde", vec![alt(&["behorde"], Via::Word)]),
-            ],
-            optional_terms: Vec::new(),
-            expansion: QueryExpansion::not_applied(
-                "",
-                model::ExpansionStatus::Skipped,
-                model::ExpansionReason::EmptyQuery,
+        let plan = plan_of(vec![
+            concept(
+                "Akteneinsicht",
+                vec![
+                    alt(&["akteneinsicht"], Via::Word),
+                    alt(&["akteneinsicht", "beteiligt"], Via::Expansion { lay: "Akteneinsicht".into(), lay_words: 1 }),
+                ],
             ),
-            dropped_words: Vec::new(),
-            unknown_words: Vec::new(),
-        };
+            concept("Behörde", vec![alt(&["behorde"], Via::Word)]),
+        ]);
         let fields = [(text, 1.0f32)];
         // The reference: each concept the union of all its alternatives (their scores summed).
         let term = |t: &str, weight: f32| -> Box<dyn Query> {
@@ -1214,6 +1201,21 @@ mod tests {
         assert!(got[2].1 > got[0].1 && got[1].1 > got[0].1, "{got:?}");
         let count = plan_match_query(&plan, &fields, Occur::Must, Vec::new());
         assert_eq!(ranked(&count).iter().map(|d| d.0).collect::<Vec<_>>(), [0, 1, 4]);
+    }
+
+    /// A plan of these concepts as the analysis would leave it, with nothing added or dropped.
+    fn plan_of(concepts: Vec<Concept>) -> QueryPlan {
+        QueryPlan {
+            concepts,
+            optional_terms: Vec::new(),
+            expansion: QueryExpansion::not_applied(
+                "",
+                model::ExpansionStatus::Skipped,
+                model::ExpansionReason::EmptyQuery,
+            ),
+            dropped_words: Vec::new(),
+            unknown_words: Vec::new(),
+        }
     }
 
     /// A plan of `query` against a one-field index of `word_docs` documents holding `word` and a
@@ -1318,17 +1320,7 @@ mod tests {
             alternatives: vec![Alternative { terms: vec![w.into()], via: Via::Word }],
             exact: false,
         };
-        let mut plan = QueryPlan {
-            concepts: vec![word("behorde")],
-            optional_terms: Vec::new(),
-            expansion: QueryExpansion::not_applied(
-                "",
-                model::ExpansionStatus::Skipped,
-                model::ExpansionReason::EmptyQuery,
-            ),
-            dropped_words: Vec::new(),
-            unknown_words: Vec::new(),
-        };
+        let mut plan = plan_of(vec![word("behorde")]);
         let fields = [(text, 1.0f32), (heading, 2.0)];
         let flat = plan_query(&plan, &fields, Occur::Must, Vec::new());
         assert!(flat.clauses().iter().all(|(o, _)| *o == Occur::Should), "a union of its ways: {flat:?}");
