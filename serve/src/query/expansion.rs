@@ -46,14 +46,20 @@ impl RegisterEntry {
     fn with_phrases(&self, keep: impl Fn(&[String]) -> bool) -> Option<RegisterEntry> {
         let (legal, phrases): (Vec<String>, Vec<Vec<String>>) =
             self.legal.iter().zip(&self.phrases).filter(|(_, p)| keep(p)).map(|(l, p)| (l.clone(), p.clone())).unzip();
-        let mut legal_terms: Vec<String> = Vec::new();
-        for t in phrases.iter().flatten() {
-            if !legal_terms.contains(t) {
-                legal_terms.push(t.clone());
-            }
-        }
+        let legal_terms = distinct_terms(&phrases);
         (!legal_terms.is_empty()).then(|| RegisterEntry { legal, phrases, legal_terms, ..self.clone() })
     }
+}
+
+/// The index terms of `phrases`, in order, without repeats (an entry's `legal_terms`).
+fn distinct_terms(phrases: &[Vec<String>]) -> Vec<String> {
+    let mut terms: Vec<String> = Vec::new();
+    for t in phrases.iter().flatten() {
+        if !terms.contains(t) {
+            terms.push(t.clone());
+        }
+    }
+    terms
 }
 
 #[derive(Debug)]
@@ -98,12 +104,7 @@ impl LegalRegister {
                 .iter()
                 .map(|p| query_words(p).into_iter().filter(|t| !crate::query::analysis::is_stopword_term(t)).collect())
                 .collect();
-            let mut legal_terms: Vec<String> = Vec::new();
-            for t in phrases.iter().flatten() {
-                if !legal_terms.contains(t) {
-                    legal_terms.push(t.clone());
-                }
-            }
+            let legal_terms = distinct_terms(&phrases);
             if lay_terms.is_empty() || legal_terms.is_empty() {
                 return Err(format!("line {}: no searchable words in {line:?}", n + 1));
             }
