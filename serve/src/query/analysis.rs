@@ -932,20 +932,15 @@ fn assemble(
     // A count needs no clause that only ranks: neither the ranking ones nor the alternatives
     // another one implies.
     let count_only = !for_ranking && decides;
-    let PlanClauses { required, ranking } = concept_clauses(plan, fields, count_only);
+    let PlanClauses { mut required, ranking } = concept_clauses(plan, fields, count_only);
     // One required concept alone is its union of ways, matching and scoring as the query
     // wrapping it does. Unwrapped, a union of single terms is ranked by block-max WAND (tantivy
     // skips the blocks that cannot reach the top); wrapped, every match is scored.
-    if let [only] = required.as_slice()
-        && occur == Occur::Must
-        && filters.is_empty()
-        && (count_only || ranking.is_empty())
-        && let Some(union) = only.downcast_ref::<BooleanQuery>()
-    {
-        return union.clone();
+    if required.len() == 1 && occur == Occur::Must && filters.is_empty() && (count_only || ranking.is_empty()) {
+        return required.remove(0);
     }
     let mut clauses = if count_only { Vec::new() } else { ranking };
-    clauses.extend(required.into_iter().map(|q| (occur, q)));
+    clauses.extend(required.into_iter().map(|q| (occur, Box::new(q) as Box<dyn Query>)));
     clauses.extend(filters);
     BooleanQuery::new(clauses)
 }
@@ -959,7 +954,7 @@ fn assemble(
 pub fn plan_walk_clauses(plan: &QueryPlan, fields: &[(Field, f32)], filter: Option<Box<dyn Query>>) -> WalkClauses {
     let PlanClauses { required, ranking } = concept_clauses(plan, fields, false);
     let ranking = (!ranking.is_empty()).then(|| Box::new(BooleanQuery::new(ranking)) as Box<dyn Query>);
-    WalkClauses { required, ranking, filter }
+    WalkClauses { required: boxed(required), ranking, filter }
 }
 
 /// One query per concept that restricts, with the concept's index in the plan: which documents
@@ -967,7 +962,11 @@ pub fn plan_walk_clauses(plan: &QueryPlan, fields: &[(Field, f32)], filter: Opti
 pub fn plan_concept_queries(plan: &QueryPlan, fields: &[(Field, f32)]) -> Vec<(usize, Box<dyn Query>)> {
     let PlanClauses { required, .. } = concept_clauses(plan, fields, true);
     let restricting = plan.concepts.iter().enumerate().filter(|(_, c)| plan.restricts(c)).map(|(i, _)| i);
-    restricting.zip(required).collect()
+    restricting.zip(boxed(required)).collect()
+}
+
+fn boxed(queries: Vec<BooleanQuery>) -> Vec<Box<dyn Query>> {
+    queries.into_iter().map(|q| Box::new(q) as Box<dyn Query>).collect()
 }
 
 /// How much a document holding a concept tells, as an inverse document frequency over
@@ -981,8 +980,8 @@ pub fn concept_weight(df: u64, num_docs: u64) -> f32 {
 
 /// The clauses of a plan.
 struct PlanClauses {
-    /// One per concept that restricts (the caller decides how).
-    required: Vec<Box<dyn Query>>,
+    /// One per concept that restricts, the union of its ways (the caller decides how).
+    required: Vec<BooleanQuery>,
     /// `Should` clauses that only rank (unknown words, bare numbers beside words, added terms).
     ranking: Vec<(Occur, Box<dyn Query>)>,
 }
@@ -999,7 +998,7 @@ fn concept_clauses(plan: &QueryPlan, fields: &[(Field, f32)], count_only: bool) 
             })
             .collect()
     };
-    let mut required: Vec<Box<dyn Query>> = Vec::new();
+    let mut required: Vec<BooleanQuery> = Vec::new();
     let mut ranking: Vec<(Occur, Box<dyn Query>)> = Vec::new();
     // A one-term alternative's field clauses join the union it is part of directly: the same
     // sum of scores and the same matches, with one union less to walk per document (most of a
@@ -1037,11 +1036,11 @@ fn concept_clauses(plan: &QueryPlan, fields: &[(Field, f32)], count_only: bool) 
             }
             alternatives.extend(alternative_clauses(a, factor));
         }
-        let q: Box<dyn Query> = Box::new(BooleanQuery::new(alternatives));
+        let q = BooleanQuery::new(alternatives);
         if restricts {
             required.push(q);
         } else {
-            ranking.push((Occur::Should, q));
+            ranking.push((Occur::Should, Box::new(q)));
         }
     }
     for t in &plan.optional_terms {
