@@ -154,56 +154,71 @@ impl DecisionCombos {
     }
 }
 
-/// How many held decisions match filters on facets (court, branch, document type) and dates,
-/// summed from the generation's `fact_combos` for whole years, with the rows of the date bounds'
-/// own years counted one by one; None for a citation filter (the caller counts rows). A date
-/// filter counted every row it matched: `date_from: 2010-01-01` read 58,333 rows at 100,000
-/// decisions, and would read ten times as many at a million.
-pub(crate) fn facet_total(g: &Generation, filters: &Filters) -> Result<Option<usize>, ToolError> {
-    if !filters.only_facets_and_dates() {
-        return Ok(None);
+/// A filter on facets and dates, as what counts it: conditions over the generation's
+/// `fact_combos` (the facets and the range's whole years), and, where a date bound cuts its
+/// year, conditions over the decision rows of that year (`decisions d LEFT JOIN courts c`).
+struct YearSplit {
+    combos: (Vec<String>, Vec<rusqlite::types::Value>),
+    rows: Option<(Vec<String>, Vec<rusqlite::types::Value>)>,
+}
+
+impl YearSplit {
+    /// None for a citation filter (only rows can count it).
+    fn of(g: &Generation, filters: &Filters) -> Result<Option<YearSplit>, ToolError> {
+        if !filters.only_facets_and_dates() {
+            return Ok(None);
+        }
+        let (mut conds, mut vals) = filters.facet_conditions(g, &FacetColumns::FACT_COMBOS)?;
+        conds.extend(filters.whole_years(&mut vals));
+        let (mut row_conds, mut row_vals) = filters.sql_conditions(g)?;
+        let rows = filters.bound_years(&mut row_vals).map(|bound_years| {
+            row_conds.push(bound_years);
+            (row_conds, row_vals)
+        });
+        Ok(Some(YearSplit { combos: (conds, vals), rows }))
     }
-    let (mut conds, mut vals) = filters.facet_conditions(g, &FacetColumns::FACT_COMBOS)?;
-    conds.extend(filters.whole_years(&mut vals));
-    let sql = format!("SELECT COALESCE(SUM(decisions), 0) FROM fact_combos WHERE {}", conds.join(" AND "));
-    let mut total: i64 =
-        g.store.with(|c| Ok(c.query_row(&sql, rusqlite::params_from_iter(vals.iter()), |r| r.get(0))?))?;
-    // The rows of the date bounds' own years, counted one by one (at most two years of rows).
-    let (mut conds, mut vals) = filters.sql_conditions(g)?;
-    if let Some(bound_years) = filters.bound_years(&mut vals) {
-        conds.push(bound_years);
-        let sql = format!("SELECT COUNT(*) FROM {} WHERE {}", crate::store::decisions::DEC_FROM, conds.join(" AND "));
-        total += g
-            .store
-            .with(|c| Ok(c.query_row(&sql, rusqlite::params_from_iter(vals.iter()), |r| r.get::<_, i64>(0))?))?;
+}
+
+/// How many held decisions match filters on facets (court, branch, document type) and dates,
+/// summed from the generation's `fact_combos` for whole years, with the rows of a date bound's
+/// own year counted one by one where the bound cuts it ([`YearSplit`]); None for a citation
+/// filter (the caller counts rows). A date filter counted every row it matched: `date_from:
+/// 2010-01-01` read 58,333 rows at 100,000 decisions, and would read ten times as many at a
+/// million.
+pub(crate) fn facet_total(g: &Generation, filters: &Filters) -> Result<Option<usize>, ToolError> {
+    let Some(YearSplit { combos: (conds, vals), rows }) = YearSplit::of(g, filters)? else { return Ok(None) };
+    let count = |sql: String, vals: &[rusqlite::types::Value]| -> Result<i64, ToolError> {
+        Ok(g.store.with(|c| Ok(c.query_row(&sql, rusqlite::params_from_iter(vals.iter()), |r| r.get(0))?))?)
+    };
+    let mut total =
+        count(format!("SELECT COALESCE(SUM(decisions), 0) FROM fact_combos WHERE {}", conds.join(" AND ")), &vals)?;
+    if let Some((conds, vals)) = rows {
+        let from = crate::store::decisions::DEC_FROM;
+        total += count(format!("SELECT COUNT(*) FROM {from} WHERE {}", conds.join(" AND ")), &vals)?;
     }
     Ok(Some(total as usize))
 }
 
 /// Counts the `decision_facts` of the held decisions matching every filter, grouped in SQL.
 /// Filters on facets (court, branch, document type) and dates sum the generation's
-/// `fact_combos` for whole years and read only the rows of the date bounds' own years.
+/// `fact_combos` for whole years and read only the rows of a date bound's own year where the
+/// bound cuts it ([`YearSplit`]).
 pub(crate) fn filtered_fact_counts(g: &Generation, filters: &Filters) -> Result<FactCounts, ToolError> {
     let mut out = FactCounts::default();
-    if filters.only_facets_and_dates() {
-        let (mut conds, mut vals) = filters.facet_conditions(g, &FacetColumns::FACT_COMBOS)?;
-        conds.extend(filters.whole_years(&mut vals));
-        let sql = format!(
-            "SELECT court, branch, document_type, year, SUM(decisions) FROM fact_combos
-             WHERE {} GROUP BY 1, 2, 3, 4",
-            conds.join(" AND ")
-        );
-        g.store.with(|c| add_combos(c, &mut out, &sql, &vals))?;
-        // The rows of the date bounds' own years (as in `facet_total`).
-        let (mut conds, mut vals) = filters.sql_conditions(g)?;
-        if let Some(bound_years) = filters.bound_years(&mut vals) {
-            conds.push(bound_years);
-            add_row_combos(g, &mut out, &conds, &vals)?;
-        }
+    let Some(YearSplit { combos: (conds, vals), rows }) = YearSplit::of(g, filters)? else {
+        let (conds, vals) = filters.sql_conditions_all(g)?;
+        add_row_combos(g, &mut out, &conds, &vals)?;
         return Ok(out);
+    };
+    let sql = format!(
+        "SELECT court, branch, document_type, year, SUM(decisions) FROM fact_combos
+         WHERE {} GROUP BY 1, 2, 3, 4",
+        conds.join(" AND ")
+    );
+    g.store.with(|c| add_combos(c, &mut out, &sql, &vals))?;
+    if let Some((conds, vals)) = rows {
+        add_row_combos(g, &mut out, &conds, &vals)?;
     }
-    let (conds, vals) = filters.sql_conditions_all(g)?;
-    add_row_combos(g, &mut out, &conds, &vals)?;
     Ok(out)
 }
 
