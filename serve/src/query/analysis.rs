@@ -1276,7 +1276,7 @@ mod tests {
         // Mietsache) keeps the one word for a common word, and holds back only the phrase.
         let common = plan_over("Mietminderung", "Mietminderung", 400, &phrase, true);
         assert_eq!(common.expansion.status, ExpansionStatus::Applied);
-        assert_eq!(ways(&common), [query_words_of("Minderung")]);
+        assert_eq!(ways(&common), [crate::query::text::query_words("Minderung")]);
         let report = common.expansion.report();
         assert_eq!(report.added_terms[0].legal_terms, ["Minderung"]);
         assert_eq!(report.phrases_held_back[0].legal_terms, ["Mangel der Mietsache"]);
@@ -1332,10 +1332,6 @@ mod tests {
         let mut docs: Vec<u32> = ranked(&with_ranking).into_iter().map(|(d, _)| d).collect();
         docs.sort_unstable();
         assert_eq!(docs, [0, 1, 3]);
-    }
-
-    fn query_words_of(w: &str) -> Vec<String> {
-        crate::query::text::query_words(w)
     }
 
     #[test]
