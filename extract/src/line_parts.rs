@@ -383,7 +383,9 @@ pub fn remove_unlisted(layout: &PartsLayout, parts: &[PartEntry]) -> usize {
 pub struct PartsWriter {
     layout: PartsLayout,
     earlier: HashMap<String, PartEntry>,
-    lines: Vec<Vec<u8>>,
+    /// The earlier list's lines, for lines given by their place there ([`Self::push_earlier`]).
+    earlier_lines: Option<PartedLines>,
+    lines: Vec<PendingLine>,
     keys: Vec<String>,
     offset: u64,
     parts: Vec<PartEntry>,
@@ -394,14 +396,38 @@ pub struct PartsWriter {
 impl PartsWriter {
     /// A writer into `layout`, keeping what the `earlier` list (its parts) holds.
     pub fn create(layout: PartsLayout, earlier: &[PartEntry]) -> PartsWriter {
+        let earlier_lines = (!earlier.is_empty()).then(|| PartedLines::of(layout.clone(), earlier.to_vec()));
         let earlier = earlier.iter().map(|p| (p.chunk_key.clone(), p.clone())).collect();
-        PartsWriter { layout, earlier, lines: Vec::new(), keys: Vec::new(), offset: 0, parts: Vec::new(), kept: 0 }
+        PartsWriter {
+            layout,
+            earlier,
+            earlier_lines,
+            lines: Vec::new(),
+            keys: Vec::new(),
+            offset: 0,
+            parts: Vec::new(),
+            kept: 0,
+        }
     }
 
     /// Appends `line` (ending in a newline) with its `key`; returns where it lies.
     pub fn push(&mut self, key: String, line: Vec<u8>) -> Result<PartSpan> {
-        let span = PartSpan { part: self.parts.len() as u32, offset: self.offset, len: line.len() };
-        self.offset += line.len() as u64;
+        self.push_pending(key, PendingLine::Bytes(line))
+    }
+
+    /// Appends the line at `span` of the earlier list (the list given to [`Self::create`])
+    /// with its `key`, without reading it: it is read only when its part cannot be kept.
+    pub fn push_earlier(&mut self, key: String, span: PartSpan) -> Result<PartSpan> {
+        self.push_pending(key, PendingLine::Earlier(span))
+    }
+
+    fn push_pending(&mut self, key: String, line: PendingLine) -> Result<PartSpan> {
+        let len = match &line {
+            PendingLine::Bytes(b) => b.len(),
+            PendingLine::Earlier(span) => span.len,
+        };
+        let span = PartSpan { part: self.parts.len() as u32, offset: self.offset, len };
+        self.offset += len as u64;
         let ends = ends_part(&key, self.lines.len() + 1);
         self.lines.push(line);
         self.keys.push(key);
@@ -421,7 +447,21 @@ impl PartsWriter {
                 self.kept += 1;
                 e.clone()
             }
-            _ => write_part(&self.layout, key, &self.lines)?,
+            _ => {
+                let lines = std::mem::take(&mut self.lines)
+                    .into_iter()
+                    .map(|l| match l {
+                        PendingLine::Bytes(b) => Ok(b),
+                        PendingLine::Earlier(span) => match &self.earlier_lines {
+                            Some(earlier) => earlier.read_line(span),
+                            None => {
+                                bail!("{}: a line of an earlier list was given without one", self.layout.list.display())
+                            }
+                        },
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                write_part(&self.layout, key, &lines)?
+            }
         };
         self.parts.push(entry);
         (self.lines, self.keys, self.offset) = (Vec::new(), Vec::new(), 0);
@@ -434,6 +474,12 @@ impl PartsWriter {
         let sha256 = write_list(&self.layout, &self.parts, describe)?;
         Ok(WrittenParts { sha256, parts: self.parts, kept: self.kept })
     }
+}
+
+/// A line given to [`PartsWriter`]: its bytes, or its place in the earlier list.
+enum PendingLine {
+    Bytes(Vec<u8>),
+    Earlier(PartSpan),
 }
 
 /// What [`PartsWriter::finish`] wrote: the list's sha256, its parts, and how many of them were

@@ -22,7 +22,7 @@
 //! ([`citations_layout`]; readers join them by decision id, [`read_citations_by_id`]), and
 //! `work/resolve/citations.json` ([`CitationSummary`]).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -32,6 +32,9 @@ use extract::decision_stage::{self, DecisionRecord};
 use model::{CaseCitationStatus, CitationRole, WithheldReason};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+
+use crate::citation_lines::OutBytes;
+use crate::line_bindings::{self, LineBinding};
 
 /// One law citation of a decision (binding to law rows happens where the rows are: `index`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -103,11 +106,19 @@ pub struct CitationSummary {
     pub resolved_edges: usize,
     pub distinct_edges: usize,
     pub sha256: String,
-    /// Decisions scanned in this run, and decisions whose earlier scan was reused (bound anew).
+    /// Decisions scanned in this run, and decisions whose earlier scan was reused (bound anew
+    /// or carried).
     #[serde(default)]
     pub scanned: usize,
     #[serde(default)]
     pub reused: usize,
+    /// Of the reused, the lines carried unread: nothing their bindings read changed.
+    #[serde(default)]
+    pub carried: usize,
+    /// What binding read besides the decisions ([`bind_basis`]): lines are carried only
+    /// between runs of the same basis.
+    #[serde(default)]
+    pub bind_basis: String,
     /// The input equals the last run's: nothing was redone.
     #[serde(default)]
     pub unchanged: bool,
@@ -425,18 +436,28 @@ struct HeldIndex {
     printed_courts: PrintedCourts,
 }
 
+/// The key a case citation is looked up by among the held decisions (`by_fn`): its file
+/// number, or its ECLI; None for a reporter citation, which names neither.
+pub fn lookup_key(kind: CaseKind, file_number: Option<&str>, ecli: Option<&str>) -> Option<String> {
+    match kind {
+        CaseKind::FileNumber | CaseKind::EuCase | CaseKind::EcthrApplication => file_number.map(file_number_key),
+        CaseKind::Ecli => ecli.map(ecli_key),
+        CaseKind::Reporter => None,
+    }
+}
+
+/// The key a held decision's ECLI is looked up by (as [`lookup_key`] makes it of a cited ECLI).
+fn ecli_key(ecli: &str) -> String {
+    format!("ECLI={}", file_number_key(ecli))
+}
+
 /// Binds one case citation of decision `me` (its court and date given).
 fn bind(
     c: &CitedCase<'_>,
     me: &Held,
     ix: &HeldIndex,
 ) -> (CaseCitationStatus, Option<usize>, Vec<usize>, Option<WithheldReason>, Option<String>) {
-    let key = match c.kind {
-        CaseKind::FileNumber | CaseKind::EuCase | CaseKind::EcthrApplication => c.file_number.map(file_number_key),
-        CaseKind::Ecli => c.ecli.map(|e| format!("ECLI={}", file_number_key(e))),
-        CaseKind::Reporter => None,
-    };
-    let Some(key) = key else {
+    let Some(key) = lookup_key(c.kind, c.file_number, c.ecli) else {
         // A reporter citation (`BVerfGE 90, 22`) names no file number: binding it needs a
         // reporter concordance we do not have.
         return (
@@ -539,6 +560,31 @@ fn input_fingerprint(decisions_sha: &str, basis: &str) -> String {
     )))
 }
 
+/// Bump when binding changes (its rules, or what [`LineBinding`] records), so no line of an
+/// earlier run is carried unread.
+const BIND_VERSION: u32 = 1;
+
+/// Everything binding reads besides the held decisions under the keys a citation looks up
+/// and the citing decision itself: its version and closed sets, the court table, the coverage
+/// map, the courts held and the sources read (sorted: their order is not read).
+fn bind_basis(ix: &HeldIndex) -> String {
+    use sha2::Digest;
+    let mut courts: Vec<String> = ix.courts_held.iter().map(|c| serde_json::to_string(c).unwrap_or_default()).collect();
+    courts.sort_unstable();
+    let mut sources = ix.sources.clone();
+    sources.sort_unstable();
+    let text = serde_json::json!({
+        "version": BIND_VERSION,
+        "statuses": CaseCitationStatus::SPELLINGS,
+        "withheld": WithheldReason::SPELLINGS,
+        "court_table": hex::encode(sha2::Sha256::digest(extract::courts::REFERENCE_TSV)),
+        "coverage": hex::encode(sha2::Sha256::digest(coverage_map::COVERAGE_JSON)),
+        "courts_held": courts,
+        "sources": sources,
+    });
+    hex::encode(sha2::Sha256::digest(text.to_string().as_bytes()))
+}
+
 pub fn citing_counts_path(data_dir: &Path) -> PathBuf {
     data_dir.join("work/resolve/citing_counts.tsv")
 }
@@ -559,8 +605,21 @@ pub fn read_citing_counts(data_dir: &Path) -> Result<HashMap<String, u32>> {
     Ok(out)
 }
 
+/// What the second pass needs of each decision besides its held entry.
+#[derive(Clone)]
+struct ToBind {
+    /// Its [`scan_key`] (empty: never reused).
+    scan_key: String,
+    /// Where its record lies among extract's parts.
+    span: extract::line_parts::PartSpan,
+    /// [`line_bindings::head_hash`] of it.
+    head: String,
+    /// [`line_bindings::key_hash`]es of the keys it is held under.
+    held_under: Vec<u64>,
+}
+
 /// Pass 1: the held index, from every decision's head (no texts kept).
-fn read_heads(data_dir: &Path, basis: &str) -> Result<(HeldIndex, Vec<(String, extract::line_parts::PartSpan)>)> {
+fn read_heads(data_dir: &Path, basis: &str) -> Result<(HeldIndex, Vec<ToBind>)> {
     let mut ix = HeldIndex {
         held: Vec::new(),
         by_fn: HashMap::new(),
@@ -573,12 +632,15 @@ fn read_heads(data_dir: &Path, basis: &str) -> Result<(HeldIndex, Vec<(String, e
     let mut court_arcs: HashMap<String, std::sync::Arc<Court>> = HashMap::new();
     for (i, h) in extract::decision_lines::read_heads(data_dir)?.enumerate() {
         let extract::decision_lines::LocatedHead { span, head: h, .. } = h?;
-        let ecli = h.ecli.as_deref().map(|e| format!("ECLI={}", file_number_key(e)));
+        let ecli = h.ecli.as_deref().map(ecli_key);
+        let mut held_keys: Vec<String> = Vec::new();
         for key in h.file_numbers.iter().map(|f| file_number_key(f)).chain(ecli) {
-            let e = ix.by_fn.entry(key).or_default();
-            if !e.contains(&i) {
-                e.push(i);
+            if !held_keys.contains(&key) {
+                held_keys.push(key);
             }
+        }
+        for key in &held_keys {
+            ix.by_fn.entry(key.clone()).or_default().push(i);
         }
         for s in &h.sources {
             let id = source_id_of_catalog(s);
@@ -595,7 +657,10 @@ fn read_heads(data_dir: &Path, basis: &str) -> Result<(HeldIndex, Vec<(String, e
                 })
                 .clone()
         });
-        keys.push((scan_key(basis, &h.input_sha), span));
+        let head = line_bindings::head_hash(&h.id, court.as_deref(), h.date.as_deref(), &held_keys);
+        let mut held_under: Vec<u64> = held_keys.iter().map(|k| line_bindings::key_hash(k)).collect();
+        held_under.sort_unstable();
+        keys.push(ToBind { scan_key: scan_key(basis, &h.input_sha), span, head, held_under });
         ix.held.push(Held { ext_id: h.id, court, date: h.date });
     }
     Ok((ix, keys))
@@ -604,32 +669,80 @@ fn read_heads(data_dir: &Path, basis: &str) -> Result<(HeldIndex, Vec<(String, e
 /// The earlier run's line of a decision among the citations' parts: where it is, the key it
 /// was scanned under, and its sha256 when `citations.lines` recorded it.
 struct EarlierLine {
+    /// Its place in the earlier run's order.
+    position: usize,
     span: extract::line_parts::PartSpan,
     scan_key: String,
     sha256: Option<[u8; 32]>,
+    /// What its binding read and yielded, when `citations.bindings` recorded it.
+    binding: Option<LineBinding>,
 }
 
-/// The earlier run's lines by decision id: from `citations.lines` when it describes the list
-/// the earlier summary names, else by reading the parts through. Empty when there are none or
-/// they cannot be read (every decision is scanned).
+/// The earlier run's lines by decision id: from `citations.lines` (with `citations.bindings`
+/// when it describes the same list) when it describes the list the earlier summary names,
+/// else by reading the parts through. Empty when there are none or they cannot be read (every
+/// decision is scanned).
 fn earlier_lines(data_dir: &Path, earlier_sha256: Option<&str>) -> HashMap<String, EarlierLine> {
-    if let Some(lines) = earlier_sha256.and_then(|sha| crate::citation_lines::read_citation_lines(data_dir, sha)) {
+    if let Some(sha) = earlier_sha256
+        && let Some(lines) = crate::citation_lines::read_citation_lines(data_dir, sha)
+    {
+        let bindings = line_bindings::read_line_bindings(data_dir, sha).filter(|b| b.len() == lines.len());
+        let mut bindings = bindings.map(Vec::into_iter);
         return lines
             .into_iter()
-            .filter(|l| !l.scan_key.is_empty())
-            .map(|l| (l.id, EarlierLine { span: l.span, scan_key: l.scan_key, sha256: Some(l.sha256) }))
+            .enumerate()
+            .map(|(position, l)| {
+                let binding = bindings.as_mut().and_then(Iterator::next);
+                (l.id, position, l.span, l.scan_key, l.sha256, binding)
+            })
+            .map(|(id, position, span, scan_key, sha256, binding)| {
+                (id, EarlierLine { position, span, scan_key, sha256: Some(sha256), binding })
+            })
             .collect();
     }
     let mut out = HashMap::new();
     let Ok(parts) = extract::line_parts::PartedLines::open(citations_layout(data_dir)) else { return out };
-    for (span, line) in parts.lines().map_while(Result::ok) {
-        if let Ok(h) = serde_json::from_slice::<LineHead>(&line)
-            && !h.scan_key.is_empty()
-        {
-            out.insert(h.id, EarlierLine { span, scan_key: h.scan_key, sha256: None });
+    for (position, (span, line)) in parts.lines().map_while(Result::ok).enumerate() {
+        if let Ok(h) = serde_json::from_slice::<LineHead>(&line) {
+            out.insert(h.id, EarlierLine { position, span, scan_key: h.scan_key, sha256: None, binding: None });
         }
     }
     out
+}
+
+/// The keys (as [`line_bindings::key_hash`]es) whose held decisions may differ from the earlier
+/// run's: every key of a decision that appeared, vanished or changed what binding reads of it.
+/// None when no earlier line can be carried: a line without a recorded binding, or decisions
+/// held in another order than before (candidates are listed in the corpus's order).
+fn changed_keys(ix: &HeldIndex, to_bind: &[ToBind], earlier: &HashMap<String, EarlierLine>) -> Option<HashSet<u64>> {
+    let mut changed = HashSet::new();
+    let mut last_position = None;
+    let mut surviving = 0usize;
+    for (h, t) in ix.held.iter().zip(to_bind) {
+        let Some(e) = earlier.get(&h.ext_id) else {
+            changed.extend(&t.held_under);
+            continue;
+        };
+        let b = e.binding.as_ref()?;
+        if last_position.is_some_and(|p| p >= e.position) {
+            return None;
+        }
+        last_position = Some(e.position);
+        surviving += 1;
+        if b.head != t.head {
+            changed.extend(&b.held_under);
+            changed.extend(&t.held_under);
+        }
+    }
+    if surviving < earlier.len() {
+        let held: HashSet<&str> = ix.held.iter().map(|h| h.ext_id.as_str()).collect();
+        for (id, e) in earlier {
+            if !held.contains(id.as_str()) {
+                changed.extend(&e.binding.as_ref()?.held_under);
+            }
+        }
+    }
+    Some(changed)
 }
 
 /// The scan of one decision: its law citations and Normenkette tokens, and its case
@@ -727,20 +840,25 @@ fn bind_cases(d: &mut DecisionCitations, i: usize, ix: &HeldIndex) {
     }
 }
 
-/// What one decision's citations line of this run holds.
-enum Line {
-    /// Scanned now, or reused with bindings that changed: serialised anew.
-    Written(DecisionCitations),
-    /// The earlier run's line, byte for byte: its scan is reused and binding it anew changed
-    /// nothing. `laws` counts its law citations; `cases` are its case citations.
-    Kept { laws: usize, cases: Vec<CaseRef> },
+/// How a decision's citations line of this run came about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LineOrigin {
+    /// Scanned now.
+    Scanned,
+    /// The earlier scan, read back and bound anew: its earlier bytes when no binding changed,
+    /// else written anew.
+    BoundAnew,
+    /// The earlier line, not read: nothing its bindings read changed ([`crate::line_bindings`]).
+    Carried,
 }
 
-/// One decision's citations line of this run: what it holds, its bytes, their sha256.
+/// One decision's citations line of this run: how it came about, its bytes (or where the
+/// earlier ones lie), their sha256, and what its binding read and yielded.
 struct BuiltLine {
-    line: Line,
-    bytes: Vec<u8>,
+    origin: LineOrigin,
+    bytes: OutBytes,
     sha256: [u8; 32],
+    binding: LineBinding,
 }
 
 /// The length of a JSON array whose elements are skipped, not kept.
@@ -777,8 +895,15 @@ struct EarlierCases {
 
 /// The earlier line `bytes` of decision `i` (its sha256 `sha256` when recorded), bound anew
 /// against this run's corpus: kept byte for byte when no binding changed, else parsed in full
-/// and rebound; None when it is not a line of that decision (it is scanned again).
-fn rebound(bytes: Vec<u8>, sha256: Option<[u8; 32]>, i: usize, ix: &HeldIndex) -> Option<Result<BuiltLine>> {
+/// and rebound; None when it is not a line of that decision (it is scanned again). `t` is
+/// what the first pass read of the decision.
+fn rebound(
+    bytes: Vec<u8>,
+    sha256: Option<[u8; 32]>,
+    i: usize,
+    ix: &HeldIndex,
+    t: &ToBind,
+) -> Option<Result<BuiltLine>> {
     let earlier: EarlierCases = serde_json::from_slice(&bytes).ok()?;
     if earlier.id != ix.held[i].ext_id {
         return None;
@@ -794,19 +919,43 @@ fn rebound(bytes: Vec<u8>, sha256: Option<[u8; 32]>, i: usize, ix: &HeldIndex) -
     bind_cases(&mut d, i, ix);
     if d.cases == earlier.cases {
         let sha256 = sha256.unwrap_or_else(|| <sha2::Sha256 as sha2::Digest>::digest(&bytes).into());
-        return Some(Ok(BuiltLine { line: Line::Kept { laws: earlier.laws.0, cases: d.cases }, bytes, sha256 }));
+        let binding = LineBinding::of(t.head.clone(), t.held_under.clone(), earlier.laws.0, &d.cases);
+        return Some(Ok(BuiltLine { origin: LineOrigin::BoundAnew, bytes: OutBytes::Bytes(bytes), sha256, binding }));
     }
     let mut d: DecisionCitations = serde_json::from_slice(&bytes).ok()?;
     bind_cases(&mut d, i, ix);
-    Some(serialised(d))
+    Some(serialised(d, LineOrigin::BoundAnew, t))
 }
 
 /// A decision's line written anew.
-fn serialised(d: DecisionCitations) -> Result<BuiltLine> {
+fn serialised(d: DecisionCitations, origin: LineOrigin, t: &ToBind) -> Result<BuiltLine> {
     let mut bytes = serde_json::to_vec(&d)?;
     bytes.push(b'\n');
     let sha256 = <sha2::Sha256 as sha2::Digest>::digest(&bytes).into();
-    Ok(BuiltLine { line: Line::Written(d), bytes, sha256 })
+    let binding = LineBinding::of(t.head.clone(), t.held_under.clone(), d.laws.len(), &d.cases);
+    Ok(BuiltLine { origin, bytes: OutBytes::Bytes(bytes), sha256, binding })
+}
+
+/// The earlier line of decision `i` carried as it is, unread, when nothing its bindings read
+/// changed: its scan is reused (`e` is its earlier line, under this run's scan key), the
+/// decision reads the same to binding, none of the keys it looks up is `changed`, and every
+/// decision it binds to is still held. None otherwise.
+fn carried(
+    e: &EarlierLine,
+    t: &ToBind,
+    changed: Option<&HashSet<u64>>,
+    index_of: &HashMap<&str, usize>,
+) -> Option<BuiltLine> {
+    let (changed, binding, sha256) = (changed?, e.binding.as_ref()?, e.sha256?);
+    let unaffected = binding.head == t.head
+        && !binding.looks_up.iter().any(|k| changed.contains(k))
+        && binding.targets.iter().all(|id| index_of.contains_key(id.as_str()));
+    unaffected.then(|| BuiltLine {
+        origin: LineOrigin::Carried,
+        bytes: OutBytes::Earlier(e.span),
+        sha256,
+        binding: binding.clone(),
+    })
 }
 
 /// Extracts and binds the citations of every decision; writes the outputs.
@@ -814,10 +963,12 @@ fn serialised(d: DecisionCitations) -> Result<BuiltLine> {
 /// Two streaming passes: the first keeps each decision's head (id, court, date, keys; from
 /// `decisions.lines`, without texts, when it describes the file), the second scans a batch of
 /// texts at a time. A decision whose record is unchanged since the last run (same `scan_key`)
-/// is not scanned again: its earlier line is read back and only bound anew. With the same
+/// is not scanned again: its earlier line is carried unread when nothing its binding read
+/// changed ([`crate::line_bindings`]; [`changed_keys`], [`carried`]), else read back and only
+/// bound anew. With the same
 /// input as the last run nothing is redone. The citations are written as parts, a part that
 /// comes out as the last run's kept as it is, with `citations.lines` (see
-/// [`crate::citation_lines`]).
+/// [`crate::citation_lines`]) and `citations.bindings`.
 pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
     let Some(manifest) = decision_stage::read_manifest(data_dir)? else {
         return Ok(None);
@@ -832,8 +983,14 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
     {
         return Ok(Some(CitationSummary { unchanged: true, scanned: 0, reused: s.decisions, ..s.clone() }));
     }
-    let (ix, keys) = read_heads(data_dir, &basis)?;
+    let (ix, to_bind) = read_heads(data_dir, &basis)?;
+    let bind_basis = bind_basis(&ix);
     let earlier = earlier_lines(data_dir, earlier_summary.as_ref().map(|s| s.sha256.as_str()));
+    // Lines are carried unread only under the binding basis they were bound under.
+    let changed = earlier_summary
+        .as_ref()
+        .filter(|s| s.bind_basis == bind_basis)
+        .and_then(|_| changed_keys(&ix, &to_bind, &earlier));
     let layout = citations_layout(data_dir);
     let earlier_parts = extract::line_parts::PartedLines::open(layout.clone()).ok();
     std::fs::create_dir_all(data_dir.join("work/resolve"))?;
@@ -841,7 +998,7 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
         data_dir,
         earlier_parts.as_ref().map(|p| p.parts()).unwrap_or_default(),
     )?;
-    let mut summary = CitationSummary { decisions: ix.held.len(), ..Default::default() };
+    let mut summary = CitationSummary { decisions: ix.held.len(), bind_basis, ..Default::default() };
     let mut edges: Vec<(u32, u32)> = Vec::new();
     let index_of: HashMap<&str, usize> = ix.held.iter().enumerate().map(|(i, h)| (h.ext_id.as_str(), i)).collect();
 
@@ -852,56 +1009,61 @@ pub fn run(data_dir: &Path) -> Result<Option<CitationSummary>> {
         let done: Vec<Result<BuiltLine>> = batch
             .par_iter()
             .map(|&i| {
-                let (key, span) = &keys[i];
-                let reusable =
-                    (!key.is_empty()).then(|| earlier.get(&ix.held[i].ext_id)).flatten().filter(|e| e.scan_key == *key);
+                let t = &to_bind[i];
+                let reusable = (!t.scan_key.is_empty())
+                    .then(|| earlier.get(&ix.held[i].ext_id))
+                    .flatten()
+                    .filter(|e| e.scan_key == t.scan_key);
+                if let Some(line) = reusable.and_then(|e| carried(e, t, changed.as_ref(), &index_of)) {
+                    return Ok(line);
+                }
                 let earlier_bytes = reusable.and_then(|e| earlier_parts.as_ref()?.read_line(e.span).ok());
                 // Byte for byte the earlier line when kept: its recorded hash holds.
                 let sha256 = reusable.and_then(|e| e.sha256);
-                if let Some(built) = earlier_bytes.and_then(|bytes| rebound(bytes, sha256, i, &ix)) {
+                if let Some(built) = earlier_bytes.and_then(|bytes| rebound(bytes, sha256, i, &ix, t)) {
                     return built;
                 }
                 // Only the decisions to scan are read from the parts (their texts).
-                let r = records.read_json::<decision_stage::DecisionRecord>(*span)?;
+                let r = records.read_json::<decision_stage::DecisionRecord>(t.span)?;
                 if r.id != ix.held[i].ext_id {
                     anyhow::bail!(
                         "{} changed while resolve read it; run `resolve` again",
-                        records.path(span.part).display()
+                        records.path(t.span.part).display()
                     );
                 }
-                let mut d = scan_decision(&r, key.clone());
+                let mut d = scan_decision(&r, t.scan_key.clone());
                 bind_cases(&mut d, i, &ix);
-                serialised(d)
+                serialised(d, LineOrigin::Scanned, t)
             })
             .collect();
         bar.inc(batch.len() as u64);
         let mut lines = Vec::with_capacity(batch.len());
         for (&i, d) in batch.iter().zip(done) {
-            let BuiltLine { line: d, bytes: line, sha256: sha } = d?;
-            let (laws, cases) = match &d {
-                Line::Written(d) => (d.laws.len(), &d.cases),
-                Line::Kept { laws, cases, .. } => (*laws, cases),
-            };
-            if matches!(d, Line::Kept { .. }) {
-                summary.reused += 1;
-            } else {
-                summary.scanned += 1;
-            }
-            summary.law_citations += laws;
-            summary.case_citations += cases.len();
-            for c in cases {
-                *summary.by_status.entry(c.status).or_default() += 1;
-                if let Some(w) = c.withheld {
-                    *summary.withheld.entry(w).or_default() += 1;
-                    continue;
+            let BuiltLine { origin, bytes, sha256, binding } = d?;
+            match origin {
+                LineOrigin::Scanned => summary.scanned += 1,
+                LineOrigin::BoundAnew => summary.reused += 1,
+                LineOrigin::Carried => {
+                    summary.reused += 1;
+                    summary.carried += 1;
                 }
-                if let Some(&t) = c.target.as_deref().and_then(|t| index_of.get(t)) {
+            }
+            summary.law_citations += binding.laws;
+            summary.case_citations += binding.cases();
+            for (status, &n) in CaseCitationStatus::ALL.iter().zip(&binding.statuses).filter(|(_, n)| **n > 0) {
+                *summary.by_status.entry(*status).or_default() += n as usize;
+            }
+            for (reason, &n) in WithheldReason::ALL.iter().zip(&binding.withheld).filter(|(_, n)| **n > 0) {
+                *summary.withheld.entry(*reason).or_default() += n as usize;
+            }
+            for t in &binding.targets {
+                if let Some(&t) = index_of.get(t.as_str()) {
                     summary.resolved_edges += 1;
                     edges.push((i as u32, t as u32));
                 }
             }
-            let (id, scan_key) = (ix.held[i].ext_id.clone(), keys[i].0.clone());
-            lines.push(crate::citation_lines::OutLine { id, scan_key, bytes: line, sha256: sha });
+            let (id, scan_key) = (ix.held[i].ext_id.clone(), to_bind[i].scan_key.clone());
+            lines.push(crate::citation_lines::OutLine { id, scan_key, bytes, sha256, binding });
         }
         out.send(lines);
     }
@@ -1020,34 +1182,159 @@ mod tests {
         bytes.push(b'\n');
 
         // Nothing it binds to changed: the earlier bytes, its laws counted, its hash computed
-        // (or taken as recorded).
+        // (or taken as recorded), and its binding: what it looks up and what it bound to.
+        let t = to_bind("me", &hs[1], &[]);
         let sha: [u8; 32] = <sha2::Sha256 as sha2::Digest>::digest(&bytes).into();
         for recorded in [None, Some(sha)] {
-            match rebound(bytes.clone(), recorded, 1, &with_a) {
-                Some(Ok(BuiltLine { line: Line::Kept { laws, cases }, bytes: kept, sha256 })) => {
+            match rebound(bytes.clone(), recorded, 1, &with_a, &t) {
+                Some(Ok(BuiltLine {
+                    origin: LineOrigin::BoundAnew,
+                    bytes: OutBytes::Bytes(kept),
+                    sha256,
+                    binding,
+                })) => {
                     assert_eq!(kept, bytes);
                     assert_eq!(sha256, sha);
-                    assert_eq!(laws, 2);
-                    assert_eq!(cases, d.cases);
+                    assert_eq!(binding.laws, 2);
+                    assert_eq!(binding.targets, vec!["a".to_string()]);
+                    assert_eq!(binding.looks_up, vec![line_bindings::key_hash(&file_number_key("20 F 1.10"))]);
+                    assert_eq!(binding, LineBinding::of(t.head.clone(), Vec::new(), 2, &d.cases));
                 }
                 _ => panic!("an unchanged binding was not kept"),
             }
         }
         // The cited decision is gone: the line is rewritten with the new binding, laws intact.
         let without_a = index(HashMap::new());
-        match rebound(bytes.clone(), Some(sha), 1, &without_a) {
-            Some(Ok(BuiltLine { line: Line::Written(w), bytes: written, sha256 })) => {
+        match rebound(bytes.clone(), Some(sha), 1, &without_a, &t) {
+            Some(Ok(BuiltLine { origin: LineOrigin::BoundAnew, bytes: OutBytes::Bytes(written), sha256, binding })) => {
+                let w: DecisionCitations = serde_json::from_slice(&written).unwrap();
                 assert_eq!(w.cases[0].status, CaseCitationStatus::UnresolvedNoMatch);
                 assert_eq!(w.cases[0].target, None);
                 assert_eq!((w.laws.len(), w.norms.clone(), w.scan_key.as_str()), (2, d.norms.clone(), "k"));
                 assert_eq!(sha256, <[u8; 32]>::from(<sha2::Sha256 as sha2::Digest>::digest(&written)));
                 assert_ne!(sha256, sha);
+                assert!(binding.targets.is_empty());
+                assert_eq!(binding.cases(), 1);
             }
             _ => panic!("a changed binding was not rewritten"),
         }
         // A line of another decision, or not a line at all, is scanned again instead.
-        assert!(rebound(bytes.clone(), None, 0, &with_a).is_none());
-        assert!(rebound(b"{\"id\": \"me\"".to_vec(), None, 1, &with_a).is_none());
+        assert!(rebound(bytes.clone(), None, 0, &with_a, &t).is_none());
+        assert!(rebound(b"{\"id\": \"me\"".to_vec(), None, 1, &with_a, &t).is_none());
+    }
+
+    /// What the first pass makes of held decision `h` (id `id`), held under `keys`.
+    fn to_bind(id: &str, h: &Held, keys: &[&str]) -> ToBind {
+        let keys: Vec<String> = keys.iter().map(|k| file_number_key(k)).collect();
+        let mut held_under: Vec<u64> = keys.iter().map(|k| line_bindings::key_hash(k)).collect();
+        held_under.sort_unstable();
+        ToBind {
+            scan_key: format!("scan {id}"),
+            span: extract::line_parts::PartSpan { part: 0, offset: 0, len: 1 },
+            head: line_bindings::head_hash(id, h.court.as_deref(), h.date.as_deref(), &keys),
+            held_under,
+        }
+    }
+
+    /// The earlier line of a decision at `position` whose binding was `binding`.
+    fn earlier_line(position: usize, binding: LineBinding) -> EarlierLine {
+        EarlierLine {
+            position,
+            span: extract::line_parts::PartSpan { part: 0, offset: 0, len: 1 },
+            scan_key: String::new(),
+            sha256: Some([0; 32]),
+            binding: Some(binding),
+        }
+    }
+
+    #[test]
+    fn the_keys_a_night_binds_anew_are_those_of_decisions_that_appeared_vanished_or_read_otherwise() {
+        let (a, b, c) = (
+            held("a", "Bundesverwaltungsgericht", "2010-01-21"),
+            held("b", "Bundesgerichtshof", "2011-02-02"),
+            held("c", "Bundesgerichtshof", "2012-03-03"),
+        );
+        let hash = |k: &str| line_bindings::key_hash(&file_number_key(k));
+        let (ta, tb, tc) =
+            (to_bind("a", &a, &["1 C 1.10"]), to_bind("b", &b, &["II ZR 2/11"]), to_bind("c", &c, &["III ZR 3/12"]));
+        let binding_of = |t: &ToBind| LineBinding::of(t.head.clone(), t.held_under.clone(), 0, &[]);
+        let ix = |held: Vec<Held>| held_index(held, HashMap::new(), Vec::new());
+        let earlier: HashMap<String, EarlierLine> = [("a", &ta), ("b", &tb), ("c", &tc)]
+            .into_iter()
+            .enumerate()
+            .map(|(p, (id, t))| (id.to_string(), earlier_line(p, binding_of(t))))
+            .collect();
+
+        // The same decisions: nothing changed.
+        let same =
+            changed_keys(&ix(vec![a.clone(), b.clone(), c.clone()]), &[ta.clone(), tb.clone(), tc.clone()], &earlier);
+        assert_eq!(same, Some(HashSet::new()));
+        // b vanished and d appeared: their keys.
+        let d = held("d", "Bundesgerichtshof", "2013-04-04");
+        let td = to_bind("d", &d, &["IV ZR 4/13"]);
+        let keys = changed_keys(&ix(vec![a.clone(), c.clone(), d.clone()]), &[ta.clone(), tc.clone(), td], &earlier);
+        assert_eq!(keys, Some(HashSet::from([hash("II ZR 2/11"), hash("IV ZR 4/13")])));
+        // c now dated otherwise and held under one more number: its old and new keys.
+        let c2 = held("c", "Bundesgerichtshof", "2012-03-04");
+        let tc2 = to_bind("c", &c2, &["III ZR 3/12", "III ZR 9/12"]);
+        let keys = changed_keys(&ix(vec![a.clone(), b.clone(), c2]), &[ta.clone(), tb.clone(), tc2], &earlier);
+        assert_eq!(keys, Some(HashSet::from([hash("III ZR 3/12"), hash("III ZR 9/12")])));
+        // Held in another order (candidates would be listed otherwise), or an earlier line without
+        // a recorded binding: nothing is carried.
+        assert_eq!(
+            changed_keys(&ix(vec![b.clone(), a.clone(), c.clone()]), &[tb.clone(), ta.clone(), tc.clone()], &earlier),
+            None
+        );
+        let mut unrecorded = earlier;
+        unrecorded.get_mut("b").unwrap().binding = None;
+        assert_eq!(changed_keys(&ix(vec![a, b, c]), &[ta, tb, tc], &unrecorded), None);
+    }
+
+    #[test]
+    fn a_line_is_carried_unread_only_when_nothing_its_binding_read_changed() {
+        let me = held("me", "Bundesverwaltungsgericht", "2012-01-01");
+        let t = to_bind("me", &me, &["7 C 1.12"]);
+        let case = |number: &str, target: Option<&str>| CaseRef {
+            start: 0,
+            end: 1,
+            raw: number.into(),
+            kind: CaseKind::FileNumber,
+            canonical: number.into(),
+            court_raw: None,
+            court: None,
+            date: None,
+            file_number: Some(number.into()),
+            ecli: None,
+            status: if target.is_some() { CaseCitationStatus::Resolved } else { CaseCitationStatus::UnresolvedNoMatch },
+            target: target.map(str::to_string),
+            candidates: Vec::new(),
+            withheld: None,
+            role: CitationRole::Cited,
+            note: None,
+        };
+        let binding = LineBinding::of(
+            t.head.clone(),
+            t.held_under.clone(),
+            3,
+            &[case("20 F 1.10", Some("a")), case("1 C 9.99", None)],
+        );
+        let e = earlier_line(0, binding.clone());
+        let held_ids = HashMap::from([("a", 0usize), ("me", 1)]);
+        let none = HashSet::new();
+        let carried_line = carried(&e, &t, Some(&none), &held_ids).expect("nothing changed: carried");
+        assert_eq!((carried_line.origin, carried_line.binding), (LineOrigin::Carried, binding.clone()));
+        assert!(matches!(carried_line.bytes, OutBytes::Earlier(_)));
+        // A number it cites (bound or not) is held otherwise now: bound anew.
+        for number in ["20 F 1.10", "1 C 9.99"] {
+            let changed = HashSet::from([line_bindings::key_hash(&file_number_key(number))]);
+            assert!(carried(&e, &t, Some(&changed), &held_ids).is_none(), "{number}");
+        }
+        // Its own head reads otherwise, the decision it bound to is no longer held, or the run
+        // carries nothing: bound anew.
+        let later = to_bind("me", &held("me", "Bundesverwaltungsgericht", "2012-01-02"), &["7 C 1.12"]);
+        assert!(carried(&e, &later, Some(&none), &held_ids).is_none());
+        assert!(carried(&e, &t, Some(&none), &HashMap::from([("me", 1usize)])).is_none());
+        assert!(carried(&e, &t, None, &held_ids).is_none());
     }
 
     #[test]

@@ -55,20 +55,28 @@ pub fn read_citation_lines(data_dir: &Path, sha256: &str) -> Option<Vec<Citation
         .collect()
 }
 
-/// The citations' parts and `citations.lines`, written on a second thread while the lines are
-/// built: each line goes to its part (a part the last run listed is kept, not written) and its
-/// entry names where it lies.
+/// The citations' parts, `citations.lines` and `citations.bindings`, written on a second
+/// thread while the lines are built: each line goes to its part (a part the last run listed is
+/// kept, not written; a line carried from the last run is read only when its part is not), its
+/// entry names where it lies, and its binding entry what binding it read and yielded.
 pub(crate) struct CitationsWriter {
     tx: std::sync::mpsc::SyncSender<Vec<OutLine>>,
     thread: std::thread::JoinHandle<Result<WrittenParts>>,
 }
 
-/// One line for [`CitationsWriter`]: its decision, scan key, bytes and sha256.
+/// One line for [`CitationsWriter`]: its decision, scan key, bytes, sha256 and binding.
 pub(crate) struct OutLine {
     pub id: String,
     pub scan_key: String,
-    pub bytes: Vec<u8>,
+    pub bytes: OutBytes,
     pub sha256: [u8; 32],
+    pub binding: crate::line_bindings::LineBinding,
+}
+
+/// A line's bytes for [`CitationsWriter`]: in hand, or where they lie in the last run's parts.
+pub(crate) enum OutBytes {
+    Bytes(Vec<u8>),
+    Earlier(PartSpan),
 }
 
 impl CitationsWriter {
@@ -78,13 +86,19 @@ impl CitationsWriter {
         let layout = crate::case_law::citations_layout(data_dir);
         let mut parts = PartsWriter::create(layout, earlier);
         let mut entries = CompanionWriter::create(&citation_lines_path(data_dir))?;
+        let mut bindings = CompanionWriter::create(&crate::line_bindings::line_bindings_path(data_dir))?;
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<OutLine>>(2);
         let thread = std::thread::spawn(move || -> Result<WrittenParts> {
             for batch in rx {
                 for l in batch {
                     // A line's key is its own sha256: the line is a function of it.
                     let sha256 = hex::encode(l.sha256);
-                    let span = parts.push(sha256.clone(), l.bytes)?;
+                    let span = match l.bytes {
+                        OutBytes::Bytes(bytes) => parts.push(sha256.clone(), bytes)?,
+                        OutBytes::Earlier(span) => parts.push_earlier(sha256.clone(), span)?,
+                    };
+                    serde_json::to_writer(&mut *bindings.entries(), &l.binding)?;
+                    writeln!(bindings.entries())?;
                     let key = if l.scan_key.is_empty() { "-" } else { l.scan_key.as_str() };
                     writeln!(
                         entries.entries(),
@@ -97,7 +111,10 @@ impl CitationsWriter {
                     )?;
                 }
             }
-            parts.finish(|sha256, list| entries.finish(sha256, list))
+            parts.finish(|sha256, list| {
+                entries.finish(sha256, list)?;
+                bindings.finish(sha256, list)
+            })
         });
         Ok(CitationsWriter { tx, thread })
     }

@@ -4,11 +4,14 @@
 //!   slug, written to `work/resolve/book_codes.json` for `index`;
 //! - [`case_law`]: the citations of every decision, case citations bound to corpus decisions
 //!   with honest statuses, and the citation graph (`work/resolve/citations.parts` and its parts);
-//! - [`citation_lines`]: `citations.lines`, where each decision's line is, its scan key and hash.
+//! - [`citation_lines`]: `citations.lines`, where each decision's line is, its scan key and hash;
+//! - [`line_bindings`]: `citations.bindings`, what each line's binding read and yielded, so a
+//!   night carries the lines no change can reach without reading them.
 
 pub mod book_codes;
 pub mod case_law;
 pub mod citation_lines;
+pub mod line_bindings;
 
 use std::path::{Path, PathBuf};
 

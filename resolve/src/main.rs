@@ -36,10 +36,12 @@ fn main() {
             started.elapsed().as_secs_f64()
         ),
         Ok(Some(s)) => println!(
-            "resolve citations: {} decisions ({} scanned, {} unchanged and only bound anew), {} law and {} case citations; by status {:?}; withheld {:?}; {} resolved edges ({} distinct); {} parts kept, {} parts written in {:.1} s",
+            "resolve citations: {} decisions ({} scanned, {} unchanged: {} bound anew, {} carried unread), {} law and {} case citations; by status {:?}; withheld {:?}; {} resolved edges ({} distinct); {} parts kept, {} parts written in {:.1} s",
             s.decisions,
             s.scanned,
             s.reused,
+            s.reused - s.carried,
+            s.carried,
             s.law_citations,
             s.case_citations,
             s.by_status,

@@ -148,7 +148,10 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
         affected.len(),
         "resolve scanned more than the changed decisions: {log}"
     );
-    assert_eq!(count_before(&log, "unchanged and only bound anew"), total - affected.len(), "{log}");
+    // No decision appeared, vanished or reads otherwise to binding (id, court, date, the
+    // numbers it is held under): every unchanged decision's line is carried unread.
+    assert_eq!(count_before(&log, "carried unread"), total - affected.len(), "{log}");
+    assert_eq!(count_before(&log, "bound anew"), 0, "{log}");
     // extract copied the other decisions' lines as they were, without reading their records,
     // and kept every part that holds none of the changed ones without writing it: only the
     // parts the list names are left on disk.
@@ -340,10 +343,20 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     let dropped: Vec<String> = lines.iter().skip(3).step_by(97).take(5).cloned().collect();
     let kept: Vec<String> = lines.iter().filter(|l| !dropped.contains(l)).cloned().collect();
     write_gz_lines(&dump, &kept);
+    let (decisions_before_drop, citations_before_drop) =
+        (legal_tests::decision_lines(&data), legal_tests::citation_lines(&data));
     let log = stages(&data, &mirror.base_url(), &dump, true);
     let without = passages_by_decision(&gens.join(legal_tests::current_id(&data)));
     let gone: Vec<&String> = incremental.keys().filter(|k| !without.contains_key(*k)).collect();
     assert!(!gone.is_empty(), "dropping records removed no decision");
+    // resolve binds anew exactly the decisions whose case citations look up a number (or an
+    // ECLI) a gone decision was held under, and carries every other line unread.
+    let citers = citing_any_key_of(&gone, &decisions_before_drop, &citations_before_drop);
+    assert!(!citers.is_empty(), "no decision cited the gone ones: the case shows nothing");
+    let resolved = &log[log.find("resolve citations:").unwrap()..];
+    assert_eq!(count_before(resolved, "scanned,"), 0, "{log}");
+    assert_eq!(count_before(resolved, "bound anew"), citers.len(), "{log}");
+    assert_eq!(count_before(resolved, "carried unread"), without.len() - citers.len(), "{log}");
     let full_text = &log[log.find("full-text index:").unwrap()..];
     assert_eq!(count_before(full_text, "removed"), gone.len(), "{log}");
     // The store loses their rows, and those of the decisions written again (they cited them).
@@ -358,6 +371,19 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     write_gz_lines(&dump, &lines);
     let log = stages(&data, &mirror.base_url(), &dump, true);
     assert!(log.contains("store patched from"), "{log}");
+    // They are scanned, the decisions citing their numbers bound anew, the rest carried; and
+    // resolve's output is again byte for byte a run from scratch's on the same input.
+    let resolved = &log[log.find("resolve citations:").unwrap()..];
+    assert_eq!(count_before(resolved, "scanned,"), gone.len(), "{log}");
+    assert_eq!(count_before(resolved, "bound anew"), citers.len(), "{log}");
+    assert_eq!(count_before(resolved, "carried unread"), total - gone.len() - citers.len(), "{log}");
+    assert!(legal_tests::citation_lines(&data) == legal_tests::citation_lines(&fresh), "the citations differ");
+    for rel in ["work/resolve/citations.parts", "work/resolve/citing_counts.tsv"] {
+        assert!(
+            std::fs::read(data.join(rel)).unwrap() == std::fs::read(fresh.join(rel)).unwrap(),
+            "{rel} after a removal and a return differs from a run from scratch"
+        );
+    }
     let back = passages_by_decision(&gens.join(legal_tests::current_id(&data)));
     let max_before = without.values().map(|(id, _, _)| *id).max().unwrap();
     for ext in &gone {
@@ -378,6 +404,33 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
         panic!("the rows after removals and additions differ: {ext}: {row:?} vs {:?}", scratch_rows.get(ext));
     }
     assert_same_tables(&last, &fresh_dir);
+}
+
+/// The decisions (other than `gone`) whose case citations, in `citation_lines`, look up a key
+/// (file number or ECLI) that a `gone` decision, in `decision_lines`, was held under.
+fn citing_any_key_of(gone: &[&String], decision_lines: &[String], citation_lines: &[String]) -> BTreeSet<String> {
+    use resolve::case_law::file_number_key;
+    let mut keys = BTreeSet::new();
+    for d in decision_lines.iter().map(|l| serde_json::from_str::<Value>(l).unwrap()) {
+        if gone.iter().any(|g| d["id"] == g.as_str()) {
+            let meta = &d["doc"]["meta"];
+            keys.extend(meta["file_numbers"].as_array().unwrap().iter().map(|f| file_number_key(f.as_str().unwrap())));
+            keys.extend(meta["ecli"].as_str().map(|e| format!("ECLI={}", file_number_key(e))));
+        }
+    }
+    assert!(!keys.is_empty(), "the gone decisions were held under no key");
+    citation_lines
+        .iter()
+        .map(|l| serde_json::from_str::<resolve::case_law::DecisionCitations>(l).unwrap())
+        .filter(|c| !gone.contains(&&c.id))
+        .filter(|c| {
+            c.cases.iter().any(|k| {
+                resolve::case_law::lookup_key(k.kind, k.file_number.as_deref(), k.ecli.as_deref())
+                    .is_some_and(|key| keys.contains(&key))
+            })
+        })
+        .map(|c| c.id)
+        .collect()
 }
 
 /// Asserts that the stores of the generations in `a` and `b` hold the same things in every
