@@ -2,8 +2,9 @@
 //! current generation, one thread, no HTTP: what a change to search costs, apart from transport
 //! and load.
 //!   cargo run --release -p serve --example search_timing -- DATA_DIR [QUERY... | QUERIES.jsonl]
-//! (`NOEXPAND=1`: without the legal-register expansion; a `.jsonl` argument reads each line's
-//! `query`, e.g. `../shared/benchmarks/lay-dev.jsonl`.)
+//! (`NOEXPAND=1`: without the legal-register expansion; `SORT=date` or `SORT=most_cited`:
+//! decisions in that order; a `.jsonl` argument reads each line's `query`, e.g.
+//! `../shared/benchmarks/lay-dev.jsonl`.)
 use std::time::Instant;
 
 fn main() {
@@ -38,7 +39,10 @@ fn main() {
     let mut all = 0.0;
     let g = &g;
     for q in &queries {
-        let args = serde_json::json!({"query": q, "expand_query": expand});
+        let mut args = serde_json::json!({"query": q, "expand_query": expand});
+        if let Ok(sort) = std::env::var("SORT") {
+            args["sort"] = serde_json::Value::String(sort);
+        }
         // One search: its total, and whether it is a floor.
         let search: Box<dyn Fn() -> (usize, bool)> = if laws {
             let a: serve::contract::args::SearchLawsArgs = serde_json::from_value(args).expect("arguments");

@@ -279,6 +279,7 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
         assert!(!body_of(&before_id, ext_id).contains("Ergänzend: vgl."), "{ext_id}");
         assert!(body_of(&after_id, ext_id).contains("Ergänzend: vgl."), "{ext_id}");
     }
+    assert_walk_finds_every_matching_decision(&gens.join(&after_id));
     for id in [&before_id, &after_id] {
         let out = run_stage_ok("index", &["--data-dir", data.to_str().unwrap(), "verify", id]);
         assert!(out.contains("verified"), "{id}: {out}");
@@ -404,6 +405,43 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
         panic!("the rows after removals and additions differ: {ext}: {row:?} vs {:?}", scratch_rows.get(ext));
     }
     assert_same_tables(&last, &fresh_dir);
+}
+
+/// In the patched generation at `dir` (its earlier segments hold the deleted passages of the
+/// decisions written again), the search's walk, which reads one passage per decision and seeks
+/// past the rest, finds each decision once and exactly the decisions that a read of every
+/// matching live passage finds.
+fn assert_walk_finds_every_matching_decision(dir: &Path) {
+    use std::ops::ControlFlow;
+    let g = index::Generation::open_verified(dir).unwrap();
+    let searcher = g.decisions_reader.searcher();
+    assert!(
+        searcher.segment_readers().iter().any(|r| r.num_deleted_docs() > 0),
+        "no deleted passages: the case shows nothing"
+    );
+    let parser = tantivy::query::QueryParser::for_index(&g.decisions, vec![g.decision_fields.text]);
+    for words in ["Behörde", "Urteil", "Kosten Verfahren", "Ergänzend", "Informationsfreiheit"] {
+        let q = parser.parse_query(words).unwrap();
+        let (mut walked, mut visits) = (BTreeSet::new(), 0);
+        serve::query::passage_runs::for_each_matching_decision(&g, &searcher, &*q, |id| {
+            visits += 1;
+            walked.insert(id);
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        let every: BTreeSet<u64> = searcher
+            .search(&*q, &tantivy::collector::DocSetCollector)
+            .unwrap()
+            .into_iter()
+            .map(|a| {
+                let ids = searcher.segment_reader(a.segment_ord).fast_fields().u64("decision_id").unwrap();
+                ids.first(a.doc_id).unwrap()
+            })
+            .collect();
+        assert!(!every.is_empty(), "{words} matches nothing");
+        assert_eq!(walked, every, "{words}");
+        assert_eq!(visits, walked.len(), "{words}: a decision was visited twice");
+    }
 }
 
 /// The decisions (other than `gone`) whose case citations, in `citation_lines`, look up a key

@@ -8,6 +8,7 @@ use crate::contract::args::{PAGE_MAX, SearchDecisionsArgs};
 use crate::query::analysis::{QueryPlan, Vocabulary, plan_match_query, plan_query};
 use crate::query::filters::Filters;
 use crate::query::identifiers::{looks_like_ecli, looks_like_file_number};
+use crate::query::passage_runs::for_each_matching_decision;
 use crate::query::snippets::Highlighter;
 use crate::query::text::query_words;
 use crate::store::decisions::{
@@ -17,65 +18,24 @@ use index::Generation;
 use index::store::{ecli_norm, file_number_norm};
 use model::{DecisionSort, MatchMode, SearchMode};
 use std::collections::BTreeMap;
-use tantivy::collector::{Collector, SegmentCollector, TopDocs};
-use tantivy::columnar::Column;
+use std::ops::ControlFlow;
+use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, Occur, PhraseQuery, Query, TermQuery};
 use tantivy::schema::{IndexRecordOption, Term, Value as _};
-use tantivy::{DocAddress, DocId, Score, Searcher, SegmentOrdinal, SegmentReader, TantivyDocument};
+use tantivy::{DocAddress, Score, Searcher, TantivyDocument};
 
-/// The distinct decisions (row ids) among every passage matching `q`, in index order.
-pub(crate) fn matching_decisions(searcher: &Searcher, q: &dyn Query) -> Result<Vec<u64>, ToolError> {
-    Ok(searcher.search(q, &MatchingDecisions)?)
-}
-
-/// Collects the decisions of the matching passages straight from the fast fields, without
-/// scoring and without a set of every matching passage. A decision's passages are indexed
-/// together, so a segment keeps one entry per run of equal ids; the merge drops any id already
-/// kept (from an earlier segment or an earlier run), so the result is exact either way.
-struct MatchingDecisions;
-
-/// One segment's decisions, in document order.
-struct SegmentDecisions {
-    segment: SegmentOrdinal,
-    ids: Column<u64>,
-    found: Vec<u64>,
-    /// Scratch for one block's ids.
-    block: Vec<Option<u64>>,
-}
-
-impl SegmentDecisions {
-    /// Keeps `id` unless the passage before was of the same decision.
-    fn keep(&mut self, id: u64) {
-        if self.found.last() != Some(&id) {
-            self.found.push(id);
+/// The distinct decisions (row ids) among every passage matching `q`, in index order: one
+/// passage read per decision ([`passage_runs`]).
+pub(crate) fn matching_decisions(g: &Generation, searcher: &Searcher, q: &dyn Query) -> Result<Vec<u64>, ToolError> {
+    let mut seen = SeenIds::default();
+    let mut out = Vec::new();
+    for_each_matching_decision(g, searcher, q, |id| {
+        if seen.insert(id) {
+            out.push(id);
         }
-    }
-}
-
-impl Collector for MatchingDecisions {
-    type Fruit = Vec<u64>;
-    type Child = SegmentDecisions;
-
-    fn for_segment(&self, segment: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<SegmentDecisions> {
-        let fast = reader.fast_fields();
-        Ok(SegmentDecisions { segment, ids: fast.u64("decision_id")?, found: Vec::new(), block: Vec::new() })
-    }
-
-    fn requires_scoring(&self) -> bool {
-        false
-    }
-
-    fn merge_fruits(&self, mut segments: Vec<(SegmentOrdinal, Vec<u64>)>) -> tantivy::Result<Self::Fruit> {
-        segments.sort_by_key(|(segment, _)| *segment);
-        let mut seen = SeenIds::default();
-        let mut out = Vec::with_capacity(segments.iter().map(|(_, found)| found.len()).sum());
-        for id in segments.into_iter().flat_map(|(_, found)| found) {
-            if seen.insert(id) {
-                out.push(id);
-            }
-        }
-        Ok(out)
-    }
+        ControlFlow::Continue(())
+    })?;
+    Ok(out)
 }
 
 /// Decision row ids already seen. Row ids are dense (assigned from 1 up), so a bit per id is
@@ -93,32 +53,6 @@ impl SeenIds {
         let new = self.0[word] & bit == 0;
         self.0[word] |= bit;
         new
-    }
-}
-
-impl SegmentCollector for SegmentDecisions {
-    type Fruit = (SegmentOrdinal, Vec<u64>);
-
-    fn collect(&mut self, doc: DocId, _score: Score) {
-        if let Some(id) = self.ids.first(doc) {
-            self.keep(id);
-        }
-    }
-
-    /// A block of matching passages (a segment without deletions): their ids read in one go.
-    fn collect_block(&mut self, docs: &[DocId]) {
-        let mut block = std::mem::take(&mut self.block);
-        block.clear();
-        block.resize(docs.len(), None);
-        self.ids.first_vals(docs, &mut block);
-        for id in block.iter().flatten() {
-            self.keep(*id);
-        }
-        self.block = block;
-    }
-
-    fn harvest(self) -> Self::Fruit {
-        (self.segment, self.found)
     }
 }
 
@@ -160,38 +94,25 @@ fn count_cap() -> usize {
 /// The distinct decisions among the passages matching `q`, counted until `cap` is passed:
 /// `(n, false)` when all were counted, `(cap, true)` when more than `cap` match.
 pub(crate) fn count_decisions_up_to(
+    g: &Generation,
     searcher: &Searcher,
     q: &dyn Query,
     cap: usize,
 ) -> Result<(usize, bool), ToolError> {
-    use tantivy::query::EnableScoring;
-    let weight = q.weight(EnableScoring::disabled_from_searcher(searcher))?;
     let mut seen = SeenIds::default();
     let mut counted = 0;
-    for reader in searcher.segment_readers() {
-        let ids = reader.fast_fields().u64("decision_id")?;
-        let alive = reader.alive_bitset();
-        let mut scorer = weight.scorer(reader, 1.0)?;
-        // A decision's passages are indexed together: a run of equal ids is one decision.
-        let mut last = None;
-        let mut doc = scorer.doc();
-        while doc != tantivy::TERMINATED {
-            if alive.is_none_or(|a| a.is_alive(doc))
-                && let Some(id) = ids.first(doc)
-                && last != Some(id)
-            {
-                last = Some(id);
-                if seen.insert(id) {
-                    counted += 1;
-                    if counted > cap {
-                        return Ok((cap, true));
-                    }
-                }
+    let mut over = false;
+    for_each_matching_decision(g, searcher, q, |id| {
+        if seen.insert(id) {
+            counted += 1;
+            if counted > cap {
+                over = true;
+                return ControlFlow::Break(());
             }
-            doc = scorer.advance();
         }
-    }
-    Ok((counted, false))
+        ControlFlow::Continue(())
+    })?;
+    Ok(if over { (cap, true) } else { (counted, false) })
 }
 
 /// How many top passages are read first: a decision often has several among them.
@@ -338,7 +259,7 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Searc
     let start = (page - 1) * size;
     let total;
     if sort != DecisionSort::Relevance {
-        let mut ordered = m.decisions(&searcher)?;
+        let mut ordered = m.decisions(g, &searcher)?;
         total = ordered.len();
         let dates = decision_dates(g)?;
         let date = |id: u64| dates.get(id as usize).copied().flatten();
@@ -376,7 +297,7 @@ pub fn search_decisions(g: &Generation, a: &SearchDecisionsArgs) -> Result<Searc
         }
     } else {
         // Counted up to the cap, then ranked: a top-k of one word skips most passages.
-        let (counted, is_floor) = count_decisions_up_to(&searcher, &m.count_query, count_cap())?;
+        let (counted, is_floor) = count_decisions_up_to(g, &searcher, &m.count_query, count_cap())?;
         let hits = if counted == 0 { Vec::new() } else { ranked_hits(&searcher, &m.query, start + size)? };
         // Under a cap smaller than the pages reach, the ranked decisions are a higher floor.
         total = if is_floor { counted.max(hits.len()) } else { counted };
@@ -551,8 +472,8 @@ pub(crate) struct TextMatch {
 
 impl TextMatch {
     /// Every matching decision (row id), in index order.
-    pub(crate) fn decisions(&self, searcher: &Searcher) -> Result<Vec<u64>, ToolError> {
-        matching_decisions(searcher, &self.count_query)
+    pub(crate) fn decisions(&self, g: &Generation, searcher: &Searcher) -> Result<Vec<u64>, ToolError> {
+        matching_decisions(g, searcher, &self.count_query)
     }
 }
 

@@ -15,6 +15,7 @@ pub mod filters;
 pub mod identifiers;
 pub mod law_prior;
 pub mod law_search;
+pub mod passage_runs;
 pub mod section_walk;
 pub mod snippets;
 pub mod text;

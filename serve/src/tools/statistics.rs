@@ -39,7 +39,7 @@ pub fn get_case_statistics(g: &Generation, a: GetCaseStatisticsArgs) -> Result<C
                 (IDENTIFIER_BASIS, mode, fact_counts(g, Some(&keep))?)
             }
             QueryMatch::Text(m) => {
-                let ids = m.decisions(&g.decisions_reader.searcher())?;
+                let ids = m.decisions(g, &g.decisions_reader.searcher())?;
                 let keep: HashSet<i64> = ids.iter().map(|id| *id as i64).collect();
                 text_match_mode = Some(m.match_mode);
                 (
