@@ -706,6 +706,8 @@ pub fn build(data_dir: &Path, opts: &BuildOptions) -> Result<BuildOutcome> {
     };
     analysis::register(&dec_idx);
     let dec_fields = DecisionFields::from_schema(&dec_idx.schema())?;
+    // One writer thread: a decision's passages stay one run of consecutive doc ids, which the
+    // server's walk over matches relies on (`serve::query::passage_runs`).
     let mut dec_writer: tantivy::IndexWriter<TantivyDocument> = dec_idx.writer_with_num_threads(1, 128 << 20)?;
     dec_writer.set_merge_policy(Box::new(match carried {
         Some(_) => crate::bounded_merges::BoundedMerges::for_nightly(),

@@ -2,11 +2,13 @@
 //! walk over a query's matches reads one passage per matching decision and seeks past the
 //! rest of its passages, instead of reading a decision id for every matching passage.
 //!
-//! Invariant (the `index` stage's): a decision's passages are added together by one writer
-//! thread, so in every segment they are one run of consecutive doc ids, and a merge keeps
-//! them so (it concatenates segments, dropping deleted docs). A decision written again on a
-//! night has its old passages deleted whole. Runs are read from the `decision_id` fast field
-//! once per generation and segment, and kept while the generation serves.
+//! Runs are read from the `decision_id` fast field (a run is a longest stretch of docs of one
+//! decision) once per generation and segment, and kept while the generation serves. The walk
+//! is exact for any layout: it skips only the rest of the run it matched in, and callers keep
+//! a set of the decisions seen. That it reads one passage per decision rests on the `index`
+//! stage's layout: a decision's passages are added together by one writer thread, so they are
+//! one run in one segment; merges concatenate segments; a decision written again on a night
+//! has its old passages deleted whole.
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
