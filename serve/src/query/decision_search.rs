@@ -25,35 +25,14 @@ use tantivy::schema::{IndexRecordOption, Term, Value as _};
 use tantivy::{DocAddress, Score, Searcher, TantivyDocument};
 
 /// The distinct decisions (row ids) among every passage matching `q`, in index order: one
-/// passage read per decision ([`passage_runs`]).
+/// passage read per decision ([`for_each_matching_decision`]).
 pub(crate) fn matching_decisions(g: &Generation, searcher: &Searcher, q: &dyn Query) -> Result<Vec<u64>, ToolError> {
-    let mut seen = SeenIds::default();
     let mut out = Vec::new();
     for_each_matching_decision(g, searcher, q, |id| {
-        if seen.insert(id) {
-            out.push(id);
-        }
+        out.push(id);
         ControlFlow::Continue(())
     })?;
     Ok(out)
-}
-
-/// Decision row ids already seen. Row ids are dense (assigned from 1 up), so a bit per id is
-/// the cheapest set; it grows as ids come.
-#[derive(Default)]
-struct SeenIds(Vec<u64>);
-
-impl SeenIds {
-    /// Adds `id`; false when it was there.
-    fn insert(&mut self, id: u64) -> bool {
-        let (word, bit) = ((id / 64) as usize, 1u64 << (id % 64));
-        if word >= self.0.len() {
-            self.0.resize(word + 1, 0);
-        }
-        let new = self.0[word] & bit == 0;
-        self.0[word] |= bit;
-        new
-    }
 }
 
 pub(crate) struct Hit {
@@ -99,16 +78,13 @@ pub(crate) fn count_decisions_up_to(
     q: &dyn Query,
     cap: usize,
 ) -> Result<(usize, bool), ToolError> {
-    let mut seen = SeenIds::default();
     let mut counted = 0;
     let mut over = false;
-    for_each_matching_decision(g, searcher, q, |id| {
-        if seen.insert(id) {
-            counted += 1;
-            if counted > cap {
-                over = true;
-                return ControlFlow::Break(());
-            }
+    for_each_matching_decision(g, searcher, q, |_| {
+        counted += 1;
+        if counted > cap {
+            over = true;
+            return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
     })?;

@@ -4,8 +4,8 @@
 //!
 //! Runs are read from the `decision_id` fast field (a run is a longest stretch of docs of one
 //! decision) once per generation and segment, and kept while the generation serves. The walk
-//! is exact for any layout: it skips only the rest of the run it matched in, and callers keep
-//! a set of the decisions seen. That it reads one passage per decision rests on the `index`
+//! is exact for any layout: it skips only the rest of the run it matched in, and keeps a set
+//! of the decisions it has given. That it reads one passage per decision rests on the `index`
 //! stage's layout: a decision's passages are added together by one writer thread, so they are
 //! one run in one segment; merges concatenate segments; a decision written again on a night
 //! has its old passages deleted whole.
@@ -42,7 +42,7 @@ impl SegmentRuns {
             block.resize(docs.len(), None);
             ids.first_vals(&docs, &mut block);
             for (&doc, &id) in docs.iter().zip(&block) {
-                if decisions.last() != Some(&id) || starts.is_empty() {
+                if decisions.last() != Some(&id) {
                     starts.push(doc);
                     decisions.push(id);
                 }
@@ -93,10 +93,8 @@ fn passage_runs(g: &Generation, searcher: &Searcher) -> Result<std::sync::Arc<Pa
     })
 }
 
-/// Calls `f` with the decision (row id) of each live passage matching `q`, once per run of
-/// its passages, in index order, until `f` breaks: a decision is seen once in each segment
-/// that holds live passages of it (one, by the invariant above; callers that need each once
-/// keep a set). No passage is scored.
+/// Calls `f` with each decision (row id) that has a live passage matching `q`, once, in index
+/// order, until `f` breaks. No passage is scored.
 pub fn for_each_matching_decision(
     g: &Generation,
     searcher: &Searcher,
@@ -105,6 +103,8 @@ pub fn for_each_matching_decision(
 ) -> Result<(), ToolError> {
     let runs = passage_runs(g, searcher)?;
     let weight = q.weight(EnableScoring::disabled_from_searcher(searcher))?;
+    // A decision has one run in one segment by the layout above; the set keeps it once if not.
+    let mut seen = SeenIds::default();
     for reader in searcher.segment_readers() {
         let read_now;
         let segment = match runs.0.get(&reader.segment_id()) {
@@ -125,7 +125,7 @@ pub fn for_each_matching_decision(
                 doc = scorer.advance();
                 continue;
             };
-            if f(id).is_break() {
+            if seen.insert(id) && f(id).is_break() {
                 return Ok(());
             }
             let end = segment.end(r);
@@ -133,6 +133,24 @@ pub fn for_each_matching_decision(
         }
     }
     Ok(())
+}
+
+/// Decision row ids already seen. Row ids are dense (assigned from 1 up), so a bit per id is
+/// the cheapest set; it grows as ids come.
+#[derive(Default)]
+struct SeenIds(Vec<u64>);
+
+impl SeenIds {
+    /// Adds `id`; false when it was there.
+    fn insert(&mut self, id: u64) -> bool {
+        let (word, bit) = ((id / 64) as usize, 1u64 << (id % 64));
+        if word >= self.0.len() {
+            self.0.resize(word + 1, 0);
+        }
+        let new = self.0[word] & bit == 0;
+        self.0[word] |= bit;
+        new
+    }
 }
 
 #[cfg(test)]
