@@ -415,13 +415,9 @@ impl PartsWriter {
         self.push_pending(key, PendingLine::Bytes(line))
     }
 
-    /// Appends the line at `span` of the earlier list (the list given to [`Self::create`])
-    /// with its `key`, without reading it: it is read only when its part cannot be kept.
-    pub fn push_earlier(&mut self, key: String, span: PartSpan) -> Result<PartSpan> {
-        self.push_pending(key, PendingLine::Earlier(span))
-    }
-
-    fn push_pending(&mut self, key: String, line: PendingLine) -> Result<PartSpan> {
+    /// Appends `line` with its `key`: its bytes, or its place in the earlier list (the list
+    /// given to [`Self::create`]), read only when its part cannot be kept.
+    pub fn push_pending(&mut self, key: String, line: PendingLine) -> Result<PartSpan> {
         let len = match &line {
             PendingLine::Bytes(b) => b.len(),
             PendingLine::Earlier(span) => span.len,
@@ -477,7 +473,7 @@ impl PartsWriter {
 }
 
 /// A line given to [`PartsWriter`]: its bytes, or its place in the earlier list.
-enum PendingLine {
+pub enum PendingLine {
     Bytes(Vec<u8>),
     Earlier(PartSpan),
 }

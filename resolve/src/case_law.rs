@@ -33,8 +33,8 @@ use model::{CaseCitationStatus, CitationRole, WithheldReason};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::citation_lines::OutBytes;
 use crate::line_bindings::{self, LineBinding};
+use extract::line_parts::PendingLine;
 
 /// One law citation of a decision (binding to law rows happens where the rows are: `index`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -856,7 +856,7 @@ enum LineOrigin {
 /// earlier ones lie), their sha256, and what its binding read and yielded.
 struct BuiltLine {
     origin: LineOrigin,
-    bytes: OutBytes,
+    bytes: PendingLine,
     sha256: [u8; 32],
     binding: LineBinding,
 }
@@ -920,7 +920,12 @@ fn rebound(
     if d.cases == earlier.cases {
         let sha256 = sha256.unwrap_or_else(|| <sha2::Sha256 as sha2::Digest>::digest(&bytes).into());
         let binding = LineBinding::of(t.head.clone(), t.held_under.clone(), earlier.laws.0, &d.cases);
-        return Some(Ok(BuiltLine { origin: LineOrigin::BoundAnew, bytes: OutBytes::Bytes(bytes), sha256, binding }));
+        return Some(Ok(BuiltLine {
+            origin: LineOrigin::BoundAnew,
+            bytes: PendingLine::Bytes(bytes),
+            sha256,
+            binding,
+        }));
     }
     let mut d: DecisionCitations = serde_json::from_slice(&bytes).ok()?;
     bind_cases(&mut d, i, ix);
@@ -933,7 +938,7 @@ fn serialised(d: DecisionCitations, origin: LineOrigin, t: &ToBind) -> Result<Bu
     bytes.push(b'\n');
     let sha256 = <sha2::Sha256 as sha2::Digest>::digest(&bytes).into();
     let binding = LineBinding::of(t.head.clone(), t.held_under.clone(), d.laws.len(), &d.cases);
-    Ok(BuiltLine { origin, bytes: OutBytes::Bytes(bytes), sha256, binding })
+    Ok(BuiltLine { origin, bytes: PendingLine::Bytes(bytes), sha256, binding })
 }
 
 /// The earlier line of decision `i` carried as it is, unread, when nothing its bindings read
@@ -952,7 +957,7 @@ fn carried(
         && binding.targets.iter().all(|id| index_of.contains_key(id.as_str()));
     unaffected.then(|| BuiltLine {
         origin: LineOrigin::Carried,
-        bytes: OutBytes::Earlier(e.span),
+        bytes: PendingLine::Earlier(e.span),
         sha256,
         binding: binding.clone(),
     })
@@ -1189,7 +1194,7 @@ mod tests {
             match rebound(bytes.clone(), recorded, 1, &with_a, &t) {
                 Some(Ok(BuiltLine {
                     origin: LineOrigin::BoundAnew,
-                    bytes: OutBytes::Bytes(kept),
+                    bytes: PendingLine::Bytes(kept),
                     sha256,
                     binding,
                 })) => {
@@ -1206,7 +1211,12 @@ mod tests {
         // The cited decision is gone: the line is rewritten with the new binding, laws intact.
         let without_a = index(HashMap::new());
         match rebound(bytes.clone(), Some(sha), 1, &without_a, &t) {
-            Some(Ok(BuiltLine { origin: LineOrigin::BoundAnew, bytes: OutBytes::Bytes(written), sha256, binding })) => {
+            Some(Ok(BuiltLine {
+                origin: LineOrigin::BoundAnew,
+                bytes: PendingLine::Bytes(written),
+                sha256,
+                binding,
+            })) => {
                 let w: DecisionCitations = serde_json::from_slice(&written).unwrap();
                 assert_eq!(w.cases[0].status, CaseCitationStatus::UnresolvedNoMatch);
                 assert_eq!(w.cases[0].target, None);
@@ -1323,7 +1333,7 @@ mod tests {
         let none = HashSet::new();
         let carried_line = carried(&e, &t, Some(&none), &held_ids).expect("nothing changed: carried");
         assert_eq!((carried_line.origin, carried_line.binding), (LineOrigin::Carried, binding.clone()));
-        assert!(matches!(carried_line.bytes, OutBytes::Earlier(_)));
+        assert!(matches!(carried_line.bytes, PendingLine::Earlier(_)));
         // A number it cites (bound or not) is held otherwise now: bound anew.
         for number in ["20 F 1.10", "1 C 9.99"] {
             let changed = HashSet::from([line_bindings::key_hash(&file_number_key(number))]);

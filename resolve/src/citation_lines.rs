@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use extract::companion::{CompanionWriter, open_companion};
-use extract::line_parts::{PartEntry, PartSpan, PartsWriter, WrittenParts};
+use extract::line_parts::{PartEntry, PartSpan, PartsWriter, PendingLine, WrittenParts};
 
 pub fn citation_lines_path(data_dir: &Path) -> PathBuf {
     data_dir.join("work/resolve/citations.lines")
@@ -68,15 +68,9 @@ pub(crate) struct CitationsWriter {
 pub(crate) struct OutLine {
     pub id: String,
     pub scan_key: String,
-    pub bytes: OutBytes,
+    pub bytes: PendingLine,
     pub sha256: [u8; 32],
     pub binding: crate::line_bindings::LineBinding,
-}
-
-/// A line's bytes for [`CitationsWriter`]: in hand, or where they lie in the last run's parts.
-pub(crate) enum OutBytes {
-    Bytes(Vec<u8>),
-    Earlier(PartSpan),
 }
 
 impl CitationsWriter {
@@ -93,10 +87,7 @@ impl CitationsWriter {
                 for l in batch {
                     // A line's key is its own sha256: the line is a function of it.
                     let sha256 = hex::encode(l.sha256);
-                    let span = match l.bytes {
-                        OutBytes::Bytes(bytes) => parts.push(sha256.clone(), bytes)?,
-                        OutBytes::Earlier(span) => parts.push_earlier(sha256.clone(), span)?,
-                    };
+                    let span = parts.push_pending(sha256.clone(), l.bytes)?;
                     serde_json::to_writer(&mut *bindings.entries(), &l.binding)?;
                     writeln!(bindings.entries())?;
                     let key = if l.scan_key.is_empty() { "-" } else { l.scan_key.as_str() };
