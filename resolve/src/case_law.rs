@@ -618,6 +618,13 @@ struct ToBind {
     held_under: Vec<u64>,
 }
 
+impl ToBind {
+    /// The binding of this decision's line with `laws` law citations and the bound `cases`.
+    fn binding(&self, laws: usize, cases: &[CaseRef]) -> LineBinding {
+        LineBinding::of(self.head.clone(), self.held_under.clone(), laws, cases)
+    }
+}
+
 /// Pass 1: the held index, from every decision's head (no texts kept).
 fn read_heads(data_dir: &Path, basis: &str) -> Result<(HeldIndex, Vec<ToBind>)> {
     let mut ix = HeldIndex {
@@ -693,10 +700,7 @@ fn earlier_lines(data_dir: &Path, earlier_sha256: Option<&str>) -> HashMap<Strin
             .enumerate()
             .map(|(position, l)| {
                 let binding = bindings.as_mut().and_then(Iterator::next);
-                (l.id, position, l.span, l.scan_key, l.sha256, binding)
-            })
-            .map(|(id, position, span, scan_key, sha256, binding)| {
-                (id, EarlierLine { position, span, scan_key, sha256: Some(sha256), binding })
+                (l.id, EarlierLine { position, span: l.span, scan_key: l.scan_key, sha256: Some(l.sha256), binding })
             })
             .collect();
     }
@@ -919,7 +923,7 @@ fn rebound(
     bind_cases(&mut d, i, ix);
     if d.cases == earlier.cases {
         let sha256 = sha256.unwrap_or_else(|| <sha2::Sha256 as sha2::Digest>::digest(&bytes).into());
-        let binding = LineBinding::of(t.head.clone(), t.held_under.clone(), earlier.laws.0, &d.cases);
+        let binding = t.binding(earlier.laws.0, &d.cases);
         return Some(Ok(BuiltLine {
             origin: LineOrigin::BoundAnew,
             bytes: PendingLine::Bytes(bytes),
@@ -937,7 +941,7 @@ fn serialised(d: DecisionCitations, origin: LineOrigin, t: &ToBind) -> Result<Bu
     let mut bytes = serde_json::to_vec(&d)?;
     bytes.push(b'\n');
     let sha256 = <sha2::Sha256 as sha2::Digest>::digest(&bytes).into();
-    let binding = LineBinding::of(t.head.clone(), t.held_under.clone(), d.laws.len(), &d.cases);
+    let binding = t.binding(d.laws.len(), &d.cases);
     Ok(BuiltLine { origin, bytes: PendingLine::Bytes(bytes), sha256, binding })
 }
 
