@@ -271,6 +271,10 @@ impl Filters {
         // The same SQL conditions filter_cases runs, restricted to these rows: one definition
         // of what each filter means for the store.
         let (mut conds, vals) = self.sql_conditions_all(g)?;
+        if conds.is_empty() {
+            // No filter was given: every row stays (and no statement is parsed for it).
+            return Ok(());
+        }
         conds.push(format!("d.id IN ({})", ds.iter().map(|d| d.id.to_string()).collect::<Vec<_>>().join(", ")));
         let keep: HashSet<i64> = g.store.with(|c| {
             let mut st = c.prepare(&format!("SELECT d.id FROM {DEC_FROM} WHERE {}", conds.join(" AND ")))?;

@@ -133,11 +133,19 @@ pub(crate) fn decisions_with_ids(g: &Generation, ids: &[i64], tail: &str) -> Res
 /// Held decisions with this file number (`store::file_number_norm` form).
 pub fn decisions_by_file_number(g: &Generation, fn_norm: &str) -> Result<Vec<Decision>, ToolError> {
     let ids: Vec<i64> = g.store.with(|c| {
-        let mut st = c.prepare_cached("SELECT DISTINCT decision_id FROM decision_file_numbers WHERE fn_norm = ?1")?;
+        let mut st = c.prepare_cached(
+            "SELECT DISTINCT decision_id FROM decision_file_numbers WHERE fn_norm = ?1 ORDER BY decision_id",
+        )?;
         let ids = st.query_map([fn_norm], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
         Ok(ids)
     })?;
-    decisions_with_ids(g, &ids, "ORDER BY d.id")
+    // A file number is held by one decision or a few: each is read by rowid through one
+    // prepared statement (a list of literal ids would be parsed and planned anew every time).
+    let mut found = Vec::with_capacity(ids.len());
+    for id in ids {
+        found.extend(decisions_where(g, "d.id = ?1", &[&id])?);
+    }
+    Ok(found)
 }
 
 /// Held decisions with this ECLI (`store::ecli_norm` form; index `decisions_ecli_norm`).

@@ -39,11 +39,10 @@ pub fn get_decision(g: &Generation, a: GetDecisionArgs) -> Result<GetDecisionAns
     let d = resolve_decision(g, &id, court.as_deref(), date.as_deref())?;
     type Extra = (String, Option<String>, String, String, String, Option<String>);
     let (flags, norms, sources, notes, source_format, date_raw): Extra = g.store.with(|c| {
-        Ok(c.query_row(
+        Ok(c.prepare_cached(
             "SELECT flags, norms_raw, sources, notes, source_format, date_raw FROM decisions WHERE id = ?1",
-            params![d.id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
-        )?)
+        )?
+        .query_row(params![d.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))?)
     })?;
     let body = g.decision_body(d.id)?;
     let text = body.text;
