@@ -6,6 +6,7 @@ use crate::query::filters::{FacetColumns, Filters};
 use crate::store::kept::PerGeneration;
 use index::Generation;
 use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
 use tantivy::collector::Count;
 
 /// Decisions per value of each fact (None = not recorded), and how many decisions counted.
@@ -40,14 +41,22 @@ impl FactCounts {
 
     /// The court × year cells, by court (as `rows(Fact::Court)` orders courts) then year.
     pub fn court_year_rows(&self) -> Vec<ByCourtAndYear> {
-        let mut cells: Vec<_> = self.by_court_year.iter().collect();
-        let court_total = |c: &Option<String>| self.by_court.get(c).copied().unwrap_or(0);
-        cells.sort_by(|(a, _), (b, _)| {
-            court_total(&b.0).cmp(&court_total(&a.0)).then_with(|| a.0.cmp(&b.0)).then_with(|| a.1.cmp(&b.1))
-        });
+        // The cells come in (court, year) order, so a stable sort by the court's total alone
+        // keeps courts of equal totals, and each court's years, in that order. Each court's
+        // total is looked up once per cell, not once per comparison.
+        let mut cells: Vec<(usize, &(Option<String>, Option<String>), usize)> = self
+            .by_court_year
+            .iter()
+            .map(|(cell, n)| (self.by_court.get(&cell.0).copied().unwrap_or(0), cell, *n))
+            .collect();
+        cells.sort_by_key(|(court_total, ..)| std::cmp::Reverse(*court_total));
         cells
             .into_iter()
-            .map(|((court, year), n)| ByCourtAndYear { court: court.clone(), year: year.clone(), decisions: *n as i64 })
+            .map(|(_, (court, year), n)| ByCourtAndYear {
+                court: court.clone(),
+                year: year.clone(),
+                decisions: n as i64,
+            })
             .collect()
     }
 }
@@ -92,14 +101,19 @@ pub(crate) fn add_combos(
 }
 
 /// Counts the `decision_facts` of every held decision (the per-generation `fact_combos`,
-/// that view grouped at index time), or of `only` these decision ids.
-pub fn fact_counts(g: &Generation, only: Option<&HashSet<i64>>) -> Result<FactCounts, ToolError> {
-    let mut out = FactCounts::default();
+/// that view grouped at index time; counted once per generation and kept), or of `only`
+/// these decision ids.
+pub fn fact_counts(g: &Generation, only: Option<&HashSet<i64>>) -> Result<Arc<FactCounts>, ToolError> {
     let Some(keep) = only else {
-        let sql = "SELECT court, branch, document_type, year, decisions FROM fact_combos";
-        g.store.with(|c| add_combos(c, &mut out, sql, &[]))?;
-        return Ok(out);
+        static KEPT: PerGeneration<FactCounts> = PerGeneration::new();
+        return KEPT.get(g, |g| {
+            let mut out = FactCounts::default();
+            let sql = "SELECT court, branch, document_type, year, decisions FROM fact_combos";
+            g.store.with(|c| add_combos(c, &mut out, sql, &[]))?;
+            Ok(out)
+        });
     };
+    let mut out = FactCounts::default();
     static KEPT: PerGeneration<DecisionCombos> = PerGeneration::new();
     let combos = KEPT.get(g, DecisionCombos::load)?;
     let mut decisions = vec![0i64; combos.combos.len()];
@@ -115,7 +129,7 @@ pub fn fact_counts(g: &Generation, only: Option<&HashSet<i64>>) -> Result<FactCo
             out.add((court.clone(), branch.clone(), document_type.clone(), year.clone(), n));
         }
     }
-    Ok(out)
+    Ok(Arc::new(out))
 }
 
 /// Each held decision's fact combination by row id, read once per generation: counting a set
@@ -278,4 +292,40 @@ fn rows(counts: &BTreeMap<Option<String>, usize>, by_count: bool) -> Vec<(Option
         v.sort_by(|a, b| a.0.is_none().cmp(&b.0.is_none()).then(a.0.cmp(&b.0)));
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn court_year_cells_list_the_busiest_court_first_then_by_name_and_each_courts_years_in_order() {
+        let s = |v: &str| Some(v.to_string());
+        let mut counts = FactCounts::default();
+        for (court, year, n) in [
+            (s("VG Berlin"), s("2019"), 2),
+            (s("BVerwG"), s("2020"), 1),
+            (None, s("2018"), 3),
+            (s("BVerwG"), None, 1),
+            (s("VG Berlin"), s("2011"), 1),
+            (s("OVG NRW"), s("2015"), 3),
+        ] {
+            counts.add((court, None, None, year, n));
+        }
+        let rows: Vec<(Option<String>, Option<String>, i64)> =
+            counts.court_year_rows().into_iter().map(|r| (r.court, r.year, r.decisions)).collect();
+        // Totals: VG Berlin 3, OVG NRW 3, no court 3, BVerwG 2; equal totals by name, the
+        // unrecorded court (None) first as it sorts first.
+        assert_eq!(
+            rows,
+            vec![
+                (None, s("2018"), 3),
+                (s("OVG NRW"), s("2015"), 3),
+                (s("VG Berlin"), s("2011"), 1),
+                (s("VG Berlin"), s("2019"), 2),
+                (s("BVerwG"), None, 1),
+                (s("BVerwG"), s("2020"), 1),
+            ]
+        );
+    }
 }

@@ -80,7 +80,7 @@ pub fn get_case_references(g: &Generation, a: GetCaseReferencesArgs) -> Result<C
         }
     }
     let normenkette: Vec<String> = g.store.with(|c| {
-        let mut st = c.prepare("SELECT norm FROM decision_norms WHERE decision_id = ?1 ORDER BY norm")?;
+        let mut st = c.prepare_cached("SELECT norm FROM decision_norms WHERE decision_id = ?1 ORDER BY norm")?;
         let rows = st.query_map(params![d.id], |r| r.get(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
     })?;

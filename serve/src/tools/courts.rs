@@ -71,7 +71,8 @@ pub fn get_court(g: &Generation, a: GetCourtArgs) -> Result<GetCourtAnswer, Tool
     let named = courts_named(g, &name)?;
     let court: Option<CourtRow> = match named.first() {
         Some((id, ..)) => Some(g.store.with(|c| {
-            Ok(c.query_row(&format!("SELECT {COURT_COLS} FROM courts WHERE id = ?1"), params![id], court_row)?)
+            Ok(c.prepare_cached(&format!("SELECT {COURT_COLS} FROM courts WHERE id = ?1"))?
+                .query_row(params![id], court_row)?)
         })?),
         None => None,
     };
@@ -130,13 +131,13 @@ pub fn list_facets(g: &Generation, a: ListFacetsArgs) -> Result<ListFacetsAnswer
         Some(fact) => {
             let counts = crate::query::facts::fact_counts(g, None)?;
             let map = match fact {
-                Fact::Court => counts.by_court,
-                Fact::Branch => counts.by_branch,
-                Fact::DocumentType => counts.by_document_type,
-                Fact::Year => counts.by_year,
+                Fact::Court => &counts.by_court,
+                Fact::Branch => &counts.by_branch,
+                Fact::DocumentType => &counts.by_document_type,
+                Fact::Year => &counts.by_year,
             };
             let unrecorded = map.get(&None).copied().unwrap_or(0) as i64;
-            (map.into_iter().filter_map(|(v, n)| Some((v?, n as i64))).collect(), unrecorded)
+            (map.iter().filter_map(|(v, n)| Some((v.clone()?, *n as i64))).collect(), unrecorded)
         }
         None => {
             let values = g.store.with(|c| {

@@ -31,7 +31,7 @@ pub fn get_case_statistics(g: &Generation, a: GetCaseStatisticsArgs) -> Result<C
     // Without a query the filters decide in SQL; with one, the matched decisions are counted.
     let (basis, mode, counts) = match &query {
         None if filters.is_empty() => (FILTERS_BASIS, SearchMode::FiltersOnly, fact_counts(g, None)?),
-        None => (FILTERS_BASIS, SearchMode::FiltersOnly, filtered_fact_counts(g, &filters)?),
+        None => (FILTERS_BASIS, SearchMode::FiltersOnly, std::sync::Arc::new(filtered_fact_counts(g, &filters)?)),
         // Expanded as `search_decisions` expands by default, so the counts match its results.
         Some(q) => match match_query(g, q, &filters, true)? {
             QueryMatch::Identifier { mode, decisions } => {
