@@ -44,20 +44,16 @@ impl FactCounts {
         // The cells come in (court, year) order, so a stable sort by the court's total alone
         // keeps courts of equal totals, and each court's years, in that order. Each court's
         // total is looked up once per cell, not once per comparison.
-        let mut cells: Vec<(usize, &(Option<String>, Option<String>), usize)> = self
+        let mut cells: Vec<(usize, ByCourtAndYear)> = self
             .by_court_year
             .iter()
-            .map(|(cell, n)| (self.by_court.get(&cell.0).copied().unwrap_or(0), cell, *n))
-            .collect();
-        cells.sort_by_key(|(court_total, ..)| std::cmp::Reverse(*court_total));
-        cells
-            .into_iter()
-            .map(|(_, (court, year), n)| ByCourtAndYear {
-                court: court.clone(),
-                year: year.clone(),
-                decisions: n as i64,
+            .map(|((court, year), n)| {
+                let court_total = self.by_court.get(court).copied().unwrap_or(0);
+                (court_total, ByCourtAndYear { court: court.clone(), year: year.clone(), decisions: *n as i64 })
             })
-            .collect()
+            .collect();
+        cells.sort_by_key(|(court_total, _)| std::cmp::Reverse(*court_total));
+        cells.into_iter().map(|(_, row)| row).collect()
     }
 }
 
