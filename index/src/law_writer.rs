@@ -89,6 +89,8 @@ pub fn write_laws(
             let mut law_chars = 0usize;
             for (ord, s) in law.sections.iter().enumerate() {
                 section_id += 1;
+                // Invariant: a toc key is the key where that is unique in the law, else the
+                // doknr; `serve`'s `find_section` relies on it to look sections up by index.
                 let toc_key = match s.key.as_deref() {
                     Some(k) if key_counts.get(k) == Some(&1) => k.to_string(),
                     _ => s.doknr.clone(),
