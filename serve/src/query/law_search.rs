@@ -116,7 +116,13 @@ pub fn search_laws_lifted(
             Ok(Tweak { apply: Box::new(apply), max_factor })
         };
         // The sections holding every word, all but one, or any: one walk ranks them all.
-        let limits = WalkLimits { every_word: limit + 1, all_but_one: (limit + 1) * 2, any_word: (limit + 1) * 4 };
+        // "Any" is ranked only when few hold every word (`few` below).
+        let limits = WalkLimits {
+            every_word: limit + 1,
+            all_but_one: (limit + 1) * 2,
+            any_word: (limit + 1) * 4,
+            any_word_when_every_at_most: (plan.concepts.len() > 1).then_some(limit),
+        };
         let mut walk = walk_sections(&searcher, &clauses, limits, &tweak)?;
         let count = walk.every_word.count;
         let mut top: Vec<(f32, DocAddress)> = walk.every_word.top.iter().map(|h| (h.score, h.addr)).collect();

@@ -18,6 +18,13 @@
 //! Under a filter every mode also needs the filter's clause, which is then scored too. The
 //! sections holding only the ranking clause matter only to "any", and a walk led by the
 //! required clauses leaves them to [`SectionWalk::take_any_word`].
+//!
+//! With 3 required clauses or more, the sections holding each are first listed unscored (one
+//! bit set per clause) and counted; when the caller will not rank "any" (more sections hold
+//! every word than [`WalkLimits::any_word_when_every_at_most`]), only the sections holding all
+//! but one are scored: a lay question with one common word ("Person") held by 40,000 sections
+//! scored all of them for a ranking of the few hundred that hold the others too. The counts
+//! stay exact (the bit sets' population counts).
 
 use tantivy::query::{EnableScoring, Query, Scorer, Weight};
 use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, SegmentReader, TERMINATED};
@@ -39,6 +46,10 @@ pub struct WalkLimits {
     pub every_word: usize,
     pub all_but_one: usize,
     pub any_word: usize,
+    /// The caller ranks the sections holding any clause only when at most this many hold every
+    /// one (None: never); past it, "any" is counted but not ranked unless
+    /// [`SectionWalk::take_any_word`] asks (which then walks them).
+    pub any_word_when_every_at_most: Option<usize>,
 }
 
 /// A ranked section: its score after the caller's tweak, its address, and which required
@@ -82,9 +93,10 @@ pub struct SectionWalk {
     /// None with fewer than 2 required clauses.
     pub all_but_one: Option<Ranked>,
     /// The sections holding any clause; until [`SectionWalk::take_any_word`] ran, only
-    /// those holding a required one (unless there is none, or a filter leads).
+    /// those holding a required one (unless there is none, or a filter leads), and only
+    /// counted, not ranked, when the walk visited only the sections holding all but one.
     any_word: Ranked,
-    any_word_complete: bool,
+    any_word_walked: AnyWordWalked,
     /// For each required clause, the sections of the whole index that hold it (the filter
     /// left aside); None under a filter, where the walk does not visit them all.
     pub sections_holding: Option<Vec<u64>>,
@@ -102,13 +114,88 @@ pub struct Tweak {
     pub max_factor: Score,
 }
 
-/// Which documents a walk visits: those of the filter, those holding a required clause, or
-/// those holding a ranking clause and no required one.
+/// How much of "any" a walk ranked.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum AnyWordWalked {
+    /// Every section holding a clause.
+    All,
+    /// Those holding a required clause (the others hold only the ranking clause).
+    Required,
+    /// None: only those holding all required clauses but one were visited.
+    None,
+}
+
+/// Which documents a walk visits: those of the filter, those holding a required clause, those
+/// holding a ranking clause and no required one, or those a list names (by bit).
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Lead {
     Filter,
     Required,
     RankingOnly,
+    Listed,
+}
+
+/// The sections holding each required clause, listed unscored, one bit set per clause and
+/// segment, and what they count to over the whole index.
+struct ClauseSets {
+    /// Per segment, the sections holding all required clauses but one (or all).
+    all_but_one: Vec<Vec<u64>>,
+    /// Per required clause, the sections holding it.
+    holding: Vec<u64>,
+    every_word: usize,
+    all_but_one_count: usize,
+    any_word: usize,
+}
+
+impl ClauseSets {
+    /// Lists `clauses`' required ones in every segment, scoring nothing.
+    fn of(searcher: &Searcher, clauses: &WalkClauses) -> tantivy::Result<ClauseSets> {
+        let unscored = EnableScoring::disabled_from_searcher(searcher);
+        let weights: Vec<Box<dyn Weight>> =
+            clauses.required.iter().map(|q| q.weight(unscored)).collect::<tantivy::Result<_>>()?;
+        let mut sets = ClauseSets {
+            all_but_one: Vec::new(),
+            holding: vec![0; weights.len()],
+            every_word: 0,
+            all_but_one_count: 0,
+            any_word: 0,
+        };
+        for reader in searcher.segment_readers() {
+            let words = (reader.max_doc() as usize).div_ceil(64);
+            let mut bits: Vec<Vec<u64>> = Vec::with_capacity(weights.len());
+            for (w, n) in weights.iter().zip(&mut sets.holding) {
+                let mut set = vec![0u64; words];
+                w.for_each_no_score(reader, &mut |docs: &[DocId]| {
+                    for &d in docs {
+                        set[d as usize / 64] |= 1 << (d % 64);
+                    }
+                })?;
+                *n += set.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+                bits.push(set);
+            }
+            let mut listed = vec![0u64; words];
+            // All but one: the union over i of the intersection of every set but the i-th,
+            // from the intersections of the sets before i and after i.
+            let mut after = vec![u64::MAX; bits.len() + 1];
+            for k in 0..words {
+                for i in (0..bits.len()).rev() {
+                    after[i] = after[i + 1] & bits[i][k];
+                }
+                let (mut before, mut any, mut but_one) = (u64::MAX, 0u64, 0u64);
+                for (i, set) in bits.iter().enumerate() {
+                    but_one |= before & after[i + 1];
+                    before &= set[k];
+                    any |= set[k];
+                }
+                listed[k] = but_one;
+                sets.every_word += before.count_ones() as usize;
+                sets.all_but_one_count += but_one.count_ones() as usize;
+                sets.any_word += any.count_ones() as usize;
+            }
+            sets.all_but_one.push(listed);
+        }
+        Ok(sets)
+    }
 }
 
 /// The clauses' weights (their scoring statistics), made once for both walks.
@@ -152,7 +239,14 @@ pub fn walk_sections(
     let mut any = TopHits::new(limits.any_word);
     let mut holding = vec![0u64; required];
     let weights = ClauseWeights::new(searcher, clauses)?;
-    walk(searcher, &weights, lead, tweak, |hit, n_held, ranking_held| {
+    // Counted first where that can spare the walk most sections (see the module's doc).
+    let sets = if lead == Lead::Required && required >= 3 { Some(ClauseSets::of(searcher, clauses)?) } else { None };
+    let listed = sets.as_ref().filter(|s| limits.any_word_when_every_at_most.is_none_or(|n| s.every_word > n));
+    let (lead, listed_sets) = match listed {
+        Some(s) => (Lead::Listed, s.all_but_one.as_slice()),
+        None => (lead, &[][..]),
+    };
+    walk(searcher, &weights, lead, listed_sets, tweak, |hit, n_held, ranking_held| {
         let in_every = n_held == required && (required > 0 || ranking_held || lead == Lead::Filter);
         if in_every {
             every.push(&hit);
@@ -160,20 +254,31 @@ pub fn walk_sections(
         if required >= 2 && n_held + 1 >= required {
             soft.push(&hit);
         }
-        if n_held > 0 || ranking_held || lead == Lead::Filter {
+        if lead != Lead::Listed && (n_held > 0 || ranking_held || lead == Lead::Filter) {
             any.push(&hit);
         }
-        if lead != Lead::Filter {
+        if lead != Lead::Filter && sets.is_none() {
             for (i, n) in holding.iter_mut().enumerate() {
                 *n += u64::from(hit.holds(i));
             }
         }
     })?;
+    let mut any_word = any.into_ranked();
+    if let Some(s) = &sets {
+        holding = s.holding.clone();
+        // The same counts the walk's pushes give, also where it did not visit.
+        debug_assert!(lead != Lead::Listed || (every.count, soft.count) == (s.every_word, s.all_but_one_count));
+        any_word.count = s.any_word;
+    }
     Ok(SectionWalk {
         every_word: every.into_ranked(),
         all_but_one: (required >= 2).then(|| soft.into_ranked()),
-        any_word: any.into_ranked(),
-        any_word_complete: lead != Lead::Required,
+        any_word,
+        any_word_walked: match lead {
+            Lead::Listed => AnyWordWalked::None,
+            Lead::Required => AnyWordWalked::Required,
+            Lead::Filter | Lead::RankingOnly => AnyWordWalked::All,
+        },
         sections_holding: (lead != Lead::Filter).then_some(holding),
         weights,
         any_limit: limits.any_word,
@@ -184,9 +289,15 @@ impl SectionWalk {
     /// The sections holding any clause, ranked and counted, handed over (a second call gets
     /// none): those holding only ranking clauses are walked now if they were not yet.
     pub fn take_any_word(&mut self, searcher: &Searcher, tweak: &SegmentTweak<'_>) -> tantivy::Result<Ranked> {
-        if !self.any_word_complete {
+        if self.any_word_walked == AnyWordWalked::None {
+            let mut any = TopHits::new(self.any_limit);
+            walk(searcher, &self.weights, Lead::Required, &[], tweak, |hit, _, _| any.push(&hit))?;
+            self.any_word = any.into_ranked();
+            self.any_word_walked = AnyWordWalked::Required;
+        }
+        if self.any_word_walked == AnyWordWalked::Required {
             let mut more = TopHits::new(self.any_limit);
-            walk(searcher, &self.weights, Lead::RankingOnly, tweak, |hit, n_held, _| {
+            walk(searcher, &self.weights, Lead::RankingOnly, &[], tweak, |hit, n_held, _| {
                 if n_held == 0 {
                     more.push(&hit);
                 }
@@ -196,7 +307,7 @@ impl SectionWalk {
             top.sort_by(WalkHit::best_first);
             top.truncate(self.any_limit);
             self.any_word = Ranked { top, count: self.any_word.count + more.count };
-            self.any_word_complete = true;
+            self.any_word_walked = AnyWordWalked::All;
         }
         Ok(std::mem::take(&mut self.any_word))
     }
@@ -227,12 +338,14 @@ impl Visit<'_> {
     }
 }
 
-/// Moves every clause's scorer over the documents `lead` visits, in index order, and hands
-/// each to `visit` with how many required clauses it holds and whether a ranking one.
+/// Moves every clause's scorer over the documents `lead` visits (with [`Lead::Listed`], the
+/// bits of `listed`, one set per segment), in index order, and hands each to `visit` with how
+/// many required clauses it holds and whether a ranking one.
 fn walk(
     searcher: &Searcher,
     weights: &ClauseWeights,
     lead: Lead,
+    listed: &[Vec<u64>],
     tweak: &SegmentTweak<'_>,
     mut visit: impl FnMut(Visit<'_>, usize, bool),
 ) -> tantivy::Result<()> {
@@ -240,7 +353,7 @@ fn walk(
     let required = *required;
     let filter = if lead == Lead::Filter { filter.as_ref() } else { None };
     let leads = match lead {
-        Lead::Filter => 0..0,
+        Lead::Filter | Lead::Listed => 0..0,
         Lead::Required => 0..required,
         Lead::RankingOnly => required..weights.len(),
     };
@@ -253,10 +366,12 @@ fn walk(
         // Each scorer's current document, kept here: one virtual call less per clause and
         // document.
         let mut at: Vec<DocId> = scorers.iter().map(|s| s.doc()).collect();
+        let mut bits = ListedDocs::new(listed.get(ord).map_or(&[][..], Vec::as_slice));
         loop {
-            let doc = match &filter {
-                Some(f) => f.doc(),
-                None => at[leads.clone()].iter().copied().min().unwrap_or(TERMINATED),
+            let doc = match (&filter, lead) {
+                (Some(f), _) => f.doc(),
+                (None, Lead::Listed) => bits.next_doc(),
+                (None, _) => at[leads.clone()].iter().copied().min().unwrap_or(TERMINATED),
             };
             if doc == TERMINATED {
                 break;
@@ -295,6 +410,34 @@ fn walk(
         }
     }
     Ok(())
+}
+
+/// The documents whose bits are set, in order.
+struct ListedDocs<'a> {
+    words: &'a [u64],
+    /// The index of `bits`' word, and its bits not yet handed out.
+    at: usize,
+    bits: u64,
+}
+
+impl ListedDocs<'_> {
+    fn new(words: &[u64]) -> ListedDocs<'_> {
+        ListedDocs { words, at: 0, bits: words.first().copied().unwrap_or(0) }
+    }
+
+    /// The next document listed, or [`TERMINATED`].
+    fn next_doc(&mut self) -> DocId {
+        while self.bits == 0 {
+            self.at += 1;
+            match self.words.get(self.at) {
+                Some(w) => self.bits = *w,
+                None => return TERMINATED,
+            }
+        }
+        let doc = self.at as DocId * 64 + self.bits.trailing_zeros();
+        self.bits &= self.bits - 1;
+        doc
+    }
 }
 
 /// The `k` best of what is pushed, and how many were pushed. A heap whose top is the worst
@@ -454,18 +597,25 @@ mod tests {
         let ranking = || union(vec![term(text, "zeta", 0.5), term(text, "eta", 0.5)]);
         let law_clause =
             || -> Box<dyn Query> { Box::new(TermQuery::new(Term::from_field_u64(law, 1), IndexRecordOption::Basic)) };
-        let limits = WalkLimits { every_word: 7, all_but_one: 9, any_word: 11 };
+        // The walk ranks "any" unless more than `n` sections hold every clause: then it visits
+        // only those holding all but one, and "any" is walked when asked for.
+        let limits = |n: Option<usize>| WalkLimits {
+            every_word: 7,
+            all_but_one: 9,
+            any_word: 11,
+            any_word_when_every_at_most: n,
+        };
         // A prior between 1.0 and 1.9 by document: sections that cannot pass the worst kept
         // one once multiplied by 1.9 are skipped, the others ranked by the product.
         let prior = |doc: DocId| 1.0 + ((doc * 7) % 10) as f32 / 10.0;
         let tweak = |_: &tantivy::SegmentReader| -> tantivy::Result<Tweak> {
             Ok(Tweak { apply: Box::new(move |doc: DocId, s: Score| s * prior(doc)), max_factor: 1.9 })
         };
-        for filtered in [false, true] {
+        for (filtered, any_word_when_every_at_most) in [(false, None), (false, Some(usize::MAX)), (true, None)] {
             let filter = || filtered.then(law_clause).into_iter().map(|q| (Occur::Must, q));
             let clauses =
                 WalkClauses { required: required(), ranking: Some(ranking()), filter: filtered.then(law_clause) };
-            let mut walk = walk_sections(&searcher, &clauses, limits, &tweak).unwrap();
+            let mut walk = walk_sections(&searcher, &clauses, limits(any_word_when_every_at_most), &tweak).unwrap();
             let every = BooleanQuery::new(
                 std::iter::once((Occur::Should, ranking()))
                     .chain(required().into_iter().map(|q| (Occur::Must, q)))
