@@ -5,12 +5,6 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
-/// Searches allocate many small, short-lived buffers on several threads at once; glibc's malloc
-/// spent 14% of a statute search's CPU on them (measured with perf), mimalloc's thread-local
-/// free lists far less.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 #[derive(Parser)]
 #[command(about = "Serve the current generation over MCP (POST /mcp) and REST (/api)")]
 struct Args {
