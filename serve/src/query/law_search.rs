@@ -296,7 +296,8 @@ struct Holdings<'a> {
     searcher: &'a Searcher,
     /// The page's documents, in index order.
     docs: Vec<DocAddress>,
-    known: std::collections::HashMap<(Field, String), std::collections::HashSet<DocAddress>>,
+    /// By field, then term (looked up by `&str`: a row asks dozens of times).
+    known: std::collections::HashMap<Field, std::collections::HashMap<String, std::collections::HashSet<DocAddress>>>,
 }
 
 impl<'a> Holdings<'a> {
@@ -308,8 +309,7 @@ impl<'a> Holdings<'a> {
 
     /// Whether the document at `addr` (one of the page's) holds `term` in `field`.
     fn holds(&mut self, addr: DocAddress, field: Field, term: &str) -> bool {
-        let key = (field, term.to_string());
-        if let Some(holding) = self.known.get(&key) {
+        if let Some(holding) = self.known.get(&field).and_then(|terms| terms.get(term)) {
             return holding.contains(&addr);
         }
         let mut holding = std::collections::HashSet::new();
@@ -323,7 +323,7 @@ impl<'a> Holdings<'a> {
             }
         }
         let holds = holding.contains(&addr);
-        self.known.insert(key, holding);
+        self.known.entry(field).or_default().insert(term.to_string(), holding);
         holds
     }
 }
