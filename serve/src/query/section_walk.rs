@@ -20,14 +20,17 @@
 //! required clauses leaves them to [`SectionWalk::take_any_word`].
 //!
 //! With 3 required clauses or more, the sections holding each are first listed unscored (one
-//! bit set per clause) and counted; when the caller will not rank "any" (more sections hold
-//! every word than [`WalkLimits::any_word_when_every_at_most`]), only the sections holding all
-//! but one are scored: a lay question with one common word ("Person") held by 40,000 sections
-//! scored all of them for a ranking of the few hundred that hold the others too. The counts
-//! stay exact (the bit sets' population counts).
+//! bit set per clause, the smallest clause first) and counted; when the caller will not rank
+//! "any" (more sections hold every word than [`WalkLimits::any_word_when_every_at_most`]), only
+//! the sections holding all but one are scored: a lay question with one common word
+//! ("Person") held by 40,000 sections scored all of them for a ranking of the few hundred that
+//! hold the others too. The counts stay exact (the bit sets' population counts). Listing stops
+//! as soon as the clauses listed show that few hold every one: then "any" is ranked, and the
+//! walk visits every section holding a clause as before.
 
-use tantivy::query::{EnableScoring, Query, Scorer, Weight};
-use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, SegmentReader, TERMINATED};
+use tantivy::query::{BooleanQuery, BoostQuery, EnableScoring, Occur, Query, Scorer, TermQuery, Weight};
+use tantivy::schema::{IndexRecordOption, Term};
+use tantivy::{COLLECT_BLOCK_BUFFER_LEN, DocAddress, DocId, DocSet, Score, Searcher, SegmentReader, TERMINATED};
 
 /// The clauses of a word query, as `search_laws` builds them.
 pub struct WalkClauses {
@@ -148,31 +151,75 @@ struct ClauseSets {
 }
 
 impl ClauseSets {
-    /// Lists `clauses`' required ones in every segment, scoring nothing.
-    fn of(searcher: &Searcher, clauses: &WalkClauses) -> tantivy::Result<ClauseSets> {
+    /// Lists `clauses`' required ones in every segment, scoring nothing, the smallest first (by
+    /// their scorers' estimates); None as soon as the sections holding all of those listed are
+    /// `every_at_most` or fewer, since then at most that many hold every clause, and the walk
+    /// visits all sections anyway to rank "any" (the larger clauses are not listed for nothing).
+    fn list(
+        searcher: &Searcher,
+        clauses: &WalkClauses,
+        every_at_most: Option<usize>,
+    ) -> tantivy::Result<Option<ClauseSets>> {
         let unscored = EnableScoring::disabled_from_searcher(searcher);
         let weights: Vec<Box<dyn Weight>> =
             clauses.required.iter().map(|q| q.weight(unscored)).collect::<tantivy::Result<_>>()?;
+        let readers = searcher.segment_readers();
+        let holders: Vec<Option<Holders>> = clauses.required.iter().map(|q| Holders::of(q.as_ref())).collect();
+        // The smallest first, estimated by the documents holding each term (a look-up in the
+        // term dictionary; a scorer, which also opens the postings, is made only for the
+        // clauses listed).
+        let mut estimate = vec![0u64; weights.len()];
+        for (q, n) in clauses.required.iter().zip(&mut estimate) {
+            let mut terms = Vec::new();
+            q.query_terms(&mut |term, _| terms.push(term.clone()));
+            for term in &terms {
+                *n += searcher.doc_freq(term)?;
+            }
+        }
+        let mut order: Vec<usize> = (0..weights.len()).collect();
+        order.sort_by_key(|&i| estimate[i]);
+        let words = |r: &SegmentReader| (r.max_doc() as usize).div_ceil(64);
+        // [segment][clause], filled in `order`.
+        let mut bits: Vec<Vec<Vec<u64>>> = readers.iter().map(|_| vec![Vec::new(); weights.len()]).collect();
+        let mut in_all: Vec<Vec<u64>> = readers.iter().map(|r| vec![u64::MAX; words(r)]).collect();
+        for &i in &order {
+            let mut holding_all = 0usize;
+            for (seg, reader) in readers.iter().enumerate() {
+                let set = match &holders[i] {
+                    Some(h) => h.list(reader, words(reader))?,
+                    None => {
+                        let mut set = vec![0u64; words(reader)];
+                        list_docs(weights[i].scorer(reader, 1.0)?.as_mut(), &mut set);
+                        set
+                    }
+                };
+                // The postings read directly hold what the clause's query matches.
+                debug_assert_eq!(
+                    set.iter().map(|w| w.count_ones()).sum::<u32>(),
+                    weights[i].count(reader)?,
+                    "clause {i}: listed from its terms' postings"
+                );
+                for (all, w) in in_all[seg].iter_mut().zip(&set) {
+                    *all &= w;
+                    holding_all += all.count_ones() as usize;
+                }
+                bits[seg][i] = set;
+            }
+            if every_at_most.is_some_and(|n| holding_all <= n) {
+                return Ok(None);
+            }
+        }
         let mut sets = ClauseSets {
             all_but_one: Vec::new(),
-            holding: vec![0; weights.len()],
+            holding: (0..weights.len())
+                .map(|i| bits.iter().flat_map(|b| &b[i]).map(|w| u64::from(w.count_ones())).sum())
+                .collect(),
             every_word: 0,
             all_but_one_count: 0,
             any_word: 0,
         };
-        for reader in searcher.segment_readers() {
-            let words = (reader.max_doc() as usize).div_ceil(64);
-            let mut bits: Vec<Vec<u64>> = Vec::with_capacity(weights.len());
-            for (w, n) in weights.iter().zip(&mut sets.holding) {
-                let mut set = vec![0u64; words];
-                w.for_each_no_score(reader, &mut |docs: &[DocId]| {
-                    for &d in docs {
-                        set[d as usize / 64] |= 1 << (d % 64);
-                    }
-                })?;
-                *n += set.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
-                bits.push(set);
-            }
+        for bits in &bits {
+            let words = bits.first().map_or(0, Vec::len);
             let mut listed = vec![0u64; words];
             // All but one: the union over i of the intersection of every set but the i-th,
             // from the intersections of the sets before i and after i.
@@ -194,7 +241,105 @@ impl ClauseSets {
             }
             sets.all_but_one.push(listed);
         }
-        Ok(sets)
+        Ok(Some(sets))
+    }
+}
+
+/// Which documents a clause's query matches, read from how it is built: a `BooleanQuery` of
+/// `Must` clauses is their intersection, one of `Should` clauses their union, a term query
+/// (boosted or not) its postings. Listing reads the postings' blocks directly: the clause's own
+/// scorer, a union of unions, took as long to list its documents as to score them.
+///
+/// Assumes what `analysis::plan_walk_clauses` builds: no `MustNot`, and no minimum number of
+/// `Should` clauses (tantivy does not say; debug builds check every listing against the
+/// clause's own count).
+enum Holders {
+    Term(Term),
+    Any(Vec<Holders>),
+    All(Vec<Holders>),
+}
+
+impl Holders {
+    /// None for a query built otherwise (it is then listed by its own scorer).
+    fn of(q: &dyn Query) -> Option<Holders> {
+        if let Some(b) = q.downcast_ref::<BooleanQuery>() {
+            let clauses = b.clauses();
+            if clauses.iter().any(|(o, _)| *o == Occur::MustNot) {
+                return None;
+            }
+            let must: Vec<&Box<dyn Query>> =
+                clauses.iter().filter(|(o, _)| *o == Occur::Must).map(|(_, q)| q).collect();
+            return if must.is_empty() {
+                clauses.iter().map(|(_, q)| Holders::of(q.as_ref())).collect::<Option<_>>().map(Holders::Any)
+            } else {
+                must.into_iter().map(|q| Holders::of(q.as_ref())).collect::<Option<_>>().map(Holders::All)
+            };
+        }
+        if let Some(t) = q.downcast_ref::<TermQuery>() {
+            return Some(Holders::Term(t.term().clone()));
+        }
+        if q.downcast_ref::<BoostQuery>().is_some() {
+            // A boost changes no match; tantivy does not hand out the query it wraps, but its
+            // terms: one term is a term query's (a phrase has two or more).
+            let mut terms = Vec::new();
+            q.query_terms(&mut |t, _| terms.push(t.clone()));
+            return match <[Term; 1]>::try_from(terms) {
+                Ok([t]) => Some(Holders::Term(t)),
+                Err(_) => None,
+            };
+        }
+        None
+    }
+
+    /// The documents of `reader` (of `words` × 64 bits) that match.
+    fn list(&self, reader: &SegmentReader, words: usize) -> tantivy::Result<Vec<u64>> {
+        Ok(match self {
+            Holders::Term(t) => {
+                let mut set = vec![0u64; words];
+                let index = reader.inverted_index(t.field())?;
+                if let Some(mut block) = index.read_block_postings(t, IndexRecordOption::Basic)? {
+                    loop {
+                        let docs = block.docs();
+                        if docs.is_empty() {
+                            break;
+                        }
+                        for &d in docs {
+                            set[d as usize / 64] |= 1 << (d % 64);
+                        }
+                        block.advance();
+                    }
+                }
+                set
+            }
+            Holders::Any(parts) => {
+                let mut set = vec![0u64; words];
+                for p in parts {
+                    set.iter_mut().zip(p.list(reader, words)?).for_each(|(a, b)| *a |= b);
+                }
+                set
+            }
+            Holders::All(parts) => {
+                let mut set = vec![u64::MAX; words];
+                for p in parts {
+                    set.iter_mut().zip(p.list(reader, words)?).for_each(|(a, b)| *a &= b);
+                }
+                set
+            }
+        })
+    }
+}
+
+/// Sets the bit of each document `docs` holds, read in blocks.
+fn list_docs(docs: &mut dyn Scorer, set: &mut [u64]) {
+    let mut buffer = [0 as DocId; COLLECT_BLOCK_BUFFER_LEN];
+    loop {
+        let n = docs.fill_buffer(&mut buffer);
+        for &d in &buffer[..n] {
+            set[d as usize / 64] |= 1 << (d % 64);
+        }
+        if n < COLLECT_BLOCK_BUFFER_LEN {
+            break;
+        }
     }
 }
 
@@ -240,9 +385,12 @@ pub fn walk_sections(
     let mut holding = vec![0u64; required];
     let weights = ClauseWeights::new(searcher, clauses)?;
     // Counted first where that can spare the walk most sections (see the module's doc).
-    let sets = if lead == Lead::Required && required >= 3 { Some(ClauseSets::of(searcher, clauses)?) } else { None };
-    let listed = sets.as_ref().filter(|s| limits.any_word_when_every_at_most.is_none_or(|n| s.every_word > n));
-    let (lead, listed_sets) = match listed {
+    let sets = if lead == Lead::Required && required >= 3 {
+        ClauseSets::list(searcher, clauses, limits.any_word_when_every_at_most)?
+    } else {
+        None
+    };
+    let (lead, listed_sets) = match &sets {
         Some(s) => (Lead::Listed, s.all_but_one.as_slice()),
         None => (lead, &[][..]),
     };
@@ -267,7 +415,7 @@ pub fn walk_sections(
     if let Some(s) = &sets {
         holding = s.holding.clone();
         // The same counts the walk's pushes give, also where it did not visit.
-        debug_assert!(lead != Lead::Listed || (every.count, soft.count) == (s.every_word, s.all_but_one_count));
+        debug_assert_eq!((every.count, soft.count), (s.every_word, s.all_but_one_count));
         any_word.count = s.any_word;
     }
     Ok(SectionWalk {
@@ -589,7 +737,8 @@ mod tests {
         let required = || -> Vec<Box<dyn Query>> {
             vec![
                 union(vec![term(text, "alpha", 1.0), term(heading, "alpha", 3.0)]),
-                union(vec![term(text, "beta", 1.0), term(text, "gamma", 0.8)]),
+                // Listed by its own scorer: a boosted union is read as no term structure.
+                Box::new(BoostQuery::new(union(vec![term(text, "beta", 1.0), term(text, "gamma", 0.8)]), 1.0)),
                 term(text, "delta", 1.0),
                 term(text, "epsilon", 1.0),
             ]
@@ -611,7 +760,11 @@ mod tests {
         let tweak = |_: &tantivy::SegmentReader| -> tantivy::Result<Tweak> {
             Ok(Tweak { apply: Box::new(move |doc: DocId, s: Score| s * prior(doc)), max_factor: 1.9 })
         };
-        for (filtered, any_word_when_every_at_most) in [(false, None), (false, Some(usize::MAX)), (true, None)] {
+        // Unfiltered: listed without a threshold; listed through a threshold more sections pass;
+        // not listed (the threshold is met after the first clause); then under a filter.
+        for (filtered, any_word_when_every_at_most) in
+            [(false, None), (false, Some(5)), (false, Some(usize::MAX)), (true, None)]
+        {
             let filter = || filtered.then(law_clause).into_iter().map(|q| (Occur::Must, q));
             let clauses =
                 WalkClauses { required: required(), ranking: Some(ranking()), filter: filtered.then(law_clause) };
