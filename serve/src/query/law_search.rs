@@ -116,7 +116,7 @@ pub fn search_laws_lifted(
             Ok(Tweak { apply: Box::new(apply), max_factor })
         };
         // The sections holding every word, all but one, or any: one walk ranks them all.
-        // "Any" is ranked only when few hold every word (`few` below).
+        // "Any" is ranked only when few hold every word (`few` below), said once here.
         let limits = WalkLimits {
             every_word: limit + 1,
             all_but_one: (limit + 1) * 2,
@@ -133,7 +133,7 @@ pub fn search_laws_lifted(
         // hold them by their length. So with 2 words or more, sections missing one word rank
         // beside those holding all, and when few hold all, sections holding fewer rank beside
         // them too: one ranking, each missing word lowering the score.
-        let few = count <= limit && plan.concepts.len() > 1;
+        let few = limits.any_word_when_every_at_most.is_some_and(|n| count <= n);
         // When few hold every word, the sections holding any word are pooled instead, which
         // include those missing one.
         let relaxed = if few { Some(walk.take_any_word(&searcher, &tweak)?) } else { None };

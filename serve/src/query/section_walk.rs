@@ -152,7 +152,7 @@ struct ClauseSets {
 
 impl ClauseSets {
     /// Lists `clauses`' required ones in every segment, scoring nothing, the smallest first (by
-    /// their scorers' estimates); None as soon as the sections holding all of those listed are
+    /// their terms' document counts); None as soon as the sections holding all of those listed are
     /// `every_at_most` or fewer, since then at most that many hold every clause, and the walk
     /// visits all sections anyway to rank "any" (the larger clauses are not listed for nothing).
     fn list(
