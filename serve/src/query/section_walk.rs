@@ -161,14 +161,13 @@ impl ClauseSets {
         every_at_most: Option<usize>,
     ) -> tantivy::Result<Option<ClauseSets>> {
         let unscored = EnableScoring::disabled_from_searcher(searcher);
-        let weights: Vec<Box<dyn Weight>> =
-            clauses.required.iter().map(|q| q.weight(unscored)).collect::<tantivy::Result<_>>()?;
+        let required = clauses.required.len();
         let readers = searcher.segment_readers();
         let holders: Vec<Option<Holders>> = clauses.required.iter().map(|q| Holders::of(q.as_ref())).collect();
         // The smallest first, estimated by the documents holding each term (a look-up in the
         // term dictionary; a scorer, which also opens the postings, is made only for the
         // clauses listed).
-        let mut estimate = vec![0u64; weights.len()];
+        let mut estimate = vec![0u64; required];
         for (q, n) in clauses.required.iter().zip(&mut estimate) {
             let mut terms = Vec::new();
             q.query_terms(&mut |term, _| terms.push(term.clone()));
@@ -176,29 +175,34 @@ impl ClauseSets {
                 *n += searcher.doc_freq(term)?;
             }
         }
-        let mut order: Vec<usize> = (0..weights.len()).collect();
+        let mut order: Vec<usize> = (0..required).collect();
         order.sort_by_key(|&i| estimate[i]);
         let words = |r: &SegmentReader| (r.max_doc() as usize).div_ceil(64);
         // [segment][clause], filled in `order`.
-        let mut bits: Vec<Vec<Vec<u64>>> = readers.iter().map(|_| vec![Vec::new(); weights.len()]).collect();
+        let mut bits: Vec<Vec<Vec<u64>>> = readers.iter().map(|_| vec![Vec::new(); required]).collect();
         let mut in_all: Vec<Vec<u64>> = readers.iter().map(|r| vec![u64::MAX; words(r)]).collect();
         for &i in &order {
+            // The clause's own (unscored) weight, only where its structure is not read or
+            // debug builds check the listing against it.
+            let weight = (holders[i].is_none() || cfg!(debug_assertions))
+                .then(|| clauses.required[i].weight(unscored))
+                .transpose()?;
             let mut holding_all = 0usize;
             for (seg, reader) in readers.iter().enumerate() {
                 let set = match &holders[i] {
                     Some(h) => h.list(reader, words(reader))?,
                     None => {
                         let mut set = vec![0u64; words(reader)];
-                        list_docs(weights[i].scorer(reader, 1.0)?.as_mut(), &mut set);
+                        let weight = weight.as_ref().expect("made for a clause without holders");
+                        list_docs(weight.scorer(reader, 1.0)?.as_mut(), &mut set);
                         set
                     }
                 };
                 // The postings read directly hold what the clause's query matches.
-                debug_assert_eq!(
-                    set.iter().map(|w| w.count_ones()).sum::<u32>(),
-                    weights[i].count(reader)?,
-                    "clause {i}: listed from its terms' postings"
-                );
+                if let Some(weight) = weight.as_ref().filter(|_| cfg!(debug_assertions)) {
+                    let listed: u32 = set.iter().map(|w| w.count_ones()).sum();
+                    assert_eq!(listed, weight.count(reader)?, "clause {i}: listed from its terms' postings");
+                }
                 for (all, w) in in_all[seg].iter_mut().zip(&set) {
                     *all &= w;
                     holding_all += all.count_ones() as usize;
@@ -211,7 +215,7 @@ impl ClauseSets {
         }
         let mut sets = ClauseSets {
             all_but_one: Vec::new(),
-            holding: (0..weights.len())
+            holding: (0..required)
                 .map(|i| bits.iter().flat_map(|b| &b[i]).map(|w| u64::from(w.count_ones())).sum())
                 .collect(),
             every_word: 0,
@@ -303,9 +307,7 @@ impl Holders {
                         if docs.is_empty() {
                             break;
                         }
-                        for &d in docs {
-                            set[d as usize / 64] |= 1 << (d % 64);
-                        }
+                        set_bits(&mut set, docs);
                         block.advance();
                     }
                 }
@@ -329,14 +331,19 @@ impl Holders {
     }
 }
 
+/// Sets the bit of each of `docs`.
+fn set_bits(set: &mut [u64], docs: &[DocId]) {
+    for &d in docs {
+        set[d as usize / 64] |= 1 << (d % 64);
+    }
+}
+
 /// Sets the bit of each document `docs` holds, read in blocks.
 fn list_docs(docs: &mut dyn Scorer, set: &mut [u64]) {
     let mut buffer = [0 as DocId; COLLECT_BLOCK_BUFFER_LEN];
     loop {
         let n = docs.fill_buffer(&mut buffer);
-        for &d in &buffer[..n] {
-            set[d as usize / 64] |= 1 << (d % 64);
-        }
+        set_bits(set, &buffer[..n]);
         if n < COLLECT_BLOCK_BUFFER_LEN {
             break;
         }
@@ -412,11 +419,11 @@ pub fn walk_sections(
         }
     })?;
     let mut any_word = any.into_ranked();
-    if let Some(s) = &sets {
-        holding = s.holding.clone();
+    if let Some(s) = sets {
         // The same counts the walk's pushes give, also where it did not visit.
         debug_assert_eq!((every.count, soft.count), (s.every_word, s.all_but_one_count));
         any_word.count = s.any_word;
+        holding = s.holding;
     }
     Ok(SectionWalk {
         every_word: every.into_ranked(),
