@@ -236,23 +236,25 @@ impl<'a> Vocabulary<'a> {
         self.split(word, 1).or_else(|| self.split(word, 2)).map(|(parts, _)| parts)
     }
 
-    fn split(&self, word: &str, depth: u8) -> Option<(Vec<String>, u64)> {
+    fn split(&self, word: &str, depth: u8) -> Option<(Vec<String>, (u64, u64))> {
         let chars: Vec<(usize, char)> = word.char_indices().collect();
         if chars.len() < 2 * PART_MIN_CHARS || !word.chars().all(char::is_alphabetic) {
             return None;
         }
-        let mut best: Option<(Vec<String>, u64)> = None;
+        let mut best: Option<(Vec<String>, (u64, u64))> = None;
         for &(at, _) in &chars[PART_MIN_CHARS..=chars.len() - PART_MIN_CHARS] {
             let (head, tail) = (&word[..at], &word[at..]);
             let Some((head_term, head_df)) = self.head_term(head) else { continue };
             let whole_tail = self.known(tail).map(|(t, n)| (vec![t], n));
             let tail_parts = match whole_tail {
                 Some(t) => Some(t),
-                None if depth > 1 => self.split(tail, depth - 1),
+                None if depth > 1 => self.split(tail, depth - 1).map(|(terms, (rarest, _))| (terms, rarest)),
                 None => None,
             };
             let Some((mut tail_terms, tail_df)) = tail_parts else { continue };
-            let score = head_df.min(tail_df);
+            // The rarest part decides; of two splits whose rarest part is as common, the one
+            // whose other part is more common (`handwerker|rechnung`, not `handwerk|errechnung`).
+            let score = (head_df.min(tail_df), head_df.max(tail_df));
             if best.as_ref().is_none_or(|(_, s)| score > *s) {
                 let mut parts = vec![head_term];
                 parts.append(&mut tail_terms);
@@ -1238,6 +1240,20 @@ mod tests {
         let searcher = index.reader().unwrap().searcher();
         let vocabulary = super::Vocabulary::new(&searcher, vec![text]);
         QueryPlan::analyse(query, &if hold_back { vocabulary.holding_back_phrases() } else { vocabulary }, true)
+    }
+
+    #[test]
+    fn of_two_compound_splits_whose_rarest_part_is_as_common_the_one_with_the_commoner_other_part_wins() {
+        // `handwerk|errechnung` and `handwerker|rechnung` both have a rarest part held by 5
+        // documents (`handwerk`); `rechnung` is held by 50, `errechnung` by 5.
+        let plan = plan_over("Handwerkerrechnung", "Rechnung", 50, &["Handwerker", "Errechnung"], false);
+        let parts: Vec<&Vec<String>> = plan.concepts[0]
+            .alternatives
+            .iter()
+            .filter(|a| matches!(a.via, Via::CompoundParts { .. }))
+            .map(|a| &a.terms)
+            .collect();
+        assert_eq!(parts, [&vec!["handwerk".to_string(), "rechnung".to_string()]], "{:?}", plan.concepts[0]);
     }
 
     #[test]
