@@ -178,6 +178,20 @@ fn a_repealed_section_ranks_below_every_section_that_holds_a_rule() {
 }
 
 #[test]
+fn a_section_whose_heading_is_what_the_question_names_ranks_first_at_any_limit() {
+    let sample = Sample::start();
+    // `Körperverletzung` is the whole heading of § 223 StGB and part of §§ 224-229's, whose
+    // texts hold the word as often or more; `Raub` is § 249's, beside §§ 250-252.
+    for (query, section) in [("Körperverletzung", "223"), ("Raub", "249"), ("Diebstahl", "242"), ("Betrug", "263")] {
+        let ten = sample.search("search_laws", json!({"query": query, "limit": 10}));
+        assert_eq!(top(&ten, 1), vec![("StGB".to_string(), section.to_string())], "{query}: {:?}", top(&ten, 5));
+        // A short page is the head of a longer one.
+        let three = sample.search("search_laws", json!({"query": query, "limit": 3}));
+        assert_eq!(top(&three, 3), top(&ten, 3), "{query}");
+    }
+}
+
+#[test]
 fn every_dictionary_entry_of_a_sample_law_names_a_section_that_holds_its_terms() {
     let sample = Sample::start();
     // Only laws of the embedded sample are checked here; the full-mirror test checks them all

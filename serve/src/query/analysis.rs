@@ -908,7 +908,7 @@ fn subsumed(c: &Concept, i: usize) -> bool {
 }
 
 /// How much an alternative's terms weigh against the words as typed.
-fn alternative_weight(via: &Via) -> f32 {
+pub fn alternative_weight(via: &Via) -> f32 {
     match via {
         Via::Word => 1.0,
         Via::TypoCorrection { .. } => 0.9,
