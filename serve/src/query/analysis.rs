@@ -236,7 +236,8 @@ impl<'a> Vocabulary<'a> {
         self.split(word, 1).or_else(|| self.split(word, 2)).map(|(parts, _)| parts)
     }
 
-    fn split(&self, word: &str, depth: u8) -> Option<(Vec<String>, (u64, u64))> {
+    /// The best split and the document count of its rarest part.
+    fn split(&self, word: &str, depth: u8) -> Option<(Vec<String>, u64)> {
         let chars: Vec<(usize, char)> = word.char_indices().collect();
         if chars.len() < 2 * PART_MIN_CHARS || !word.chars().all(char::is_alphabetic) {
             return None;
@@ -248,7 +249,7 @@ impl<'a> Vocabulary<'a> {
             let whole_tail = self.known(tail).map(|(t, n)| (vec![t], n));
             let tail_parts = match whole_tail {
                 Some(t) => Some(t),
-                None if depth > 1 => self.split(tail, depth - 1).map(|(terms, (rarest, _))| (terms, rarest)),
+                None if depth > 1 => self.split(tail, depth - 1),
                 None => None,
             };
             let Some((mut tail_terms, tail_df)) = tail_parts else { continue };
@@ -261,7 +262,7 @@ impl<'a> Vocabulary<'a> {
                 best = Some((parts, score));
             }
         }
-        best
+        best.map(|(parts, (rarest, _))| (parts, rarest))
     }
 
     /// The index term of the compound two words make (`Geld` + `waschen` → `geldwasch`,
