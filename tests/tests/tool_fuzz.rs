@@ -121,13 +121,16 @@ fn no_argument_makes_any_tool_panic() {
         let result = runner.run(&hostile_arguments(tool.declared()), |args| {
             let answer = catch_unwind(AssertUnwindSafe(|| tools::call(tool, Some(g.clone()), &args)));
             let answer = answer.map_err(|_| TestCaseError::fail(format!("{} panicked", tool.name)))?;
-            let code = answer.body.get("error_code").and_then(Value::as_str).map(str::to_string);
+            // The answer is one JSON object as the transports send it.
+            let body: serde_json::Map<String, Value> = serde_json::from_str(answer.body.as_str())
+                .map_err(|e| TestCaseError::fail(format!("{}: the answer is no JSON object: {e}", tool.name)))?;
+            let code = body.get("error_code").and_then(Value::as_str).map(str::to_string);
             prop_assert!(
                 code.as_deref() != Some("internal_error"),
                 "{}: internal_error for {}: {:?}",
                 tool.name,
                 serde_json::to_string(&args).unwrap().chars().take(300).collect::<String>(),
-                answer.body.get("message")
+                body.get("message")
             );
             prop_assert_eq!(answer.error.is_some(), code.is_some(), "error flag and error_code agree");
             if let Some(e) = answer.error {
@@ -138,7 +141,6 @@ fn no_argument_makes_any_tool_panic() {
                     e.as_str()
                 );
             }
-            prop_assert!(serde_json::to_string(&answer.body).is_ok());
             Ok(())
         });
         if let Err(e) = result {

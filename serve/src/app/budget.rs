@@ -15,16 +15,31 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::contract::json_object::JsonObject;
+
 /// Bytes kept free for the marks themselves (`truncation`, `guidance`), so a cut answer with
 /// its marks still fits.
 const MARKS_RESERVE: usize = 1_024;
 
 /// Shortens `payload` (the answer of a tool whose sheddable lists are `shed`, as JSON
-/// pointers) to at most `budget` bytes of serialised JSON, and marks it.
-pub fn fit(payload: &mut Map<String, Value>, shed: &[&str], budget: usize) {
+/// pointers) to at most `budget` bytes of serialised JSON, and marks it. An answer within the
+/// budget is only marked, as text; one over it is read into a tree and cut ([`fit_tree`]).
+pub fn fit(payload: &mut JsonObject, shed: &[&str], budget: usize) {
     if shed.is_empty() {
         return;
     }
+    let not_cut = json!(false);
+    if payload.len() + payload.push_len("payload_truncated", &not_cut) <= budget {
+        payload.push("payload_truncated", &not_cut);
+        return;
+    }
+    let mut tree = payload.to_map();
+    fit_tree(&mut tree, shed, budget);
+    *payload = JsonObject::from_map(&tree);
+}
+
+/// [`fit`] on the answer as a tree.
+fn fit_tree(payload: &mut Map<String, Value>, shed: &[&str], budget: usize) {
     payload.insert("payload_truncated".into(), json!(false));
     let size_before = serialised_len(payload);
     if size_before <= budget {
@@ -133,20 +148,39 @@ mod tests {
             .unwrap()
     }
 
+    /// `payload` as the app layer fits it: as text, read back for the assertions.
+    fn fitted(payload: &Map<String, Value>, budget: usize) -> Map<String, Value> {
+        let mut o = JsonObject::from_map(payload);
+        fit(&mut o, &["/results"], budget);
+        o.to_map()
+    }
+
     #[test]
     fn an_answer_within_budget_is_untouched_and_says_so() {
-        let mut p = page(5);
-        let before = p.clone();
-        fit(&mut p, &["/results"], 1_000_000);
+        let before = page(5);
+        let mut p = fitted(&before, 1_000_000);
         assert_eq!(p["payload_truncated"], json!(false));
         p.remove("payload_truncated");
         assert_eq!(p, before);
     }
 
     #[test]
+    fn an_answer_exactly_at_the_budget_with_its_mark_is_not_cut_and_one_byte_less_is() {
+        let before = page(5);
+        let mut marked = before.clone();
+        marked.insert("payload_truncated".into(), json!(false));
+        let exact = serialised_len(&marked);
+        let p = fitted(&before, exact);
+        assert_eq!((p["payload_truncated"].clone(), p["results"].as_array().unwrap().len()), (json!(false), 5));
+        assert_eq!(serialised_len(&p), exact, "the mark counted as it is sent");
+        let p = fitted(&before, exact - 1);
+        assert_eq!(p["payload_truncated"], json!(true));
+        assert!(p["results"].as_array().unwrap().len() < 5);
+    }
+
+    #[test]
     fn an_answer_over_budget_drops_tail_rows_and_pages_on_from_the_first_dropped() {
-        let mut p = page(50);
-        fit(&mut p, &["/results"], 2_000);
+        let p = fitted(&page(50), 2_000);
         assert!(serialised_len(&page(50)) > 5_000, "the page was over budget");
         let kept = p["results"].as_array().unwrap().len();
         assert!(kept > 0 && kept < 50, "{kept}");
@@ -162,8 +196,7 @@ mod tests {
 
     #[test]
     fn an_answer_that_cannot_fit_says_so() {
-        let mut p = json!({"text": "x".repeat(5_000), "results": []}).as_object().cloned().unwrap();
-        fit(&mut p, &["/results"], 1_000);
+        let p = fitted(json!({"text": "x".repeat(5_000), "results": []}).as_object().unwrap(), 1_000);
         assert_eq!(p["payload_truncated"], json!(false));
         assert_eq!(p["truncation"]["fits_budget"], json!(false));
     }

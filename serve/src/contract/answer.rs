@@ -10,6 +10,8 @@
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use crate::contract::json_object::JsonObject;
+
 /// SemVer of the MCP/REST surface; a minor bump can add fields, a major one change them.
 pub const API_VERSION: &str = "0.4.0";
 
@@ -199,12 +201,9 @@ pub struct GenerationRef {
     pub built_at: String,
 }
 
-/// Puts the envelope fields first, then the payload.
-pub fn with_envelope(
-    payload: Map<String, Value>,
-    generation: Option<&GenerationRef>,
-    ignored: &[String],
-) -> Map<String, Value> {
+/// Puts the envelope fields first, then the payload (which holds none of their keys: a test
+/// checks every answer struct and refusal detail).
+pub fn with_envelope(payload: JsonObject, generation: Option<&GenerationRef>, ignored: &[String]) -> JsonObject {
     let mut m = Map::new();
     m.insert("api_version".into(), json!(API_VERSION));
     m.insert(
@@ -217,8 +216,8 @@ pub fn with_envelope(
     if !ignored.is_empty() {
         m.insert("ignored_parameters".into(), json!(ignored));
     }
-    for (k, v) in payload {
-        m.insert(k, v);
-    }
-    m
+    payload.after(JsonObject::from_map(&m))
 }
+
+/// The keys [`with_envelope`] puts before a payload.
+pub const ENVELOPE_KEYS: &[&str] = &["api_version", "generation", "ignored_parameters"];

@@ -21,11 +21,12 @@ use crate::contract::answer::{ErrorCode, GenerationRef, ToolError, with_envelope
 use crate::contract::answers::*;
 use crate::contract::args::*;
 use crate::contract::caller::Ability;
+use crate::contract::json_object::JsonObject;
 
 /// Parses the arguments against the tool's input schema into its argument struct, runs it and
-/// hands its answer struct to the app layer as a JSON object (which the response budget cuts and
-/// the transports send).
-type Run = fn(&Generation, &Map<String, Value>, &Value) -> Result<Map<String, Value>, ToolError>;
+/// hands its answer struct to the app layer as a JSON object, serialised once (which the
+/// response budget measures and the transports send).
+type Run = fn(&Generation, &Map<String, Value>, &Value) -> Result<JsonObject, ToolError>;
 
 /// How a tool's work grows, which decides whether a call waits its turn ([`crate::app::run_tool`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,11 +63,8 @@ pub struct Tool {
 }
 
 /// The answer struct `T` of a tool as the JSON object the app layer and transports carry.
-fn answer<T: serde::Serialize>(result: Result<T, ToolError>) -> Result<Map<String, Value>, ToolError> {
-    match serde_json::to_value(result?).map_err(ToolError::internal)? {
-        Value::Object(m) => Ok(m),
-        other => Err(ToolError::internal(format!("an answer serialised to {other}, not an object"))),
-    }
+fn answer<T: serde::Serialize>(result: Result<T, ToolError>) -> Result<JsonObject, ToolError> {
+    JsonObject::of(&result?).map_err(ToolError::internal)
 }
 
 /// Refusals any tool can give: a bad argument, no generation loaded yet, out of time, a defect.
@@ -557,14 +555,21 @@ pub fn find(name: &str) -> Option<&'static Tool> {
 
 /// The answer of one call: the payload with envelope, and whether it is a refusal.
 pub struct Answer {
-    pub body: Map<String, Value>,
+    pub body: JsonObject,
     pub error: Option<ErrorCode>,
+    /// The ability a refusal names in `required_ability` (no token, or one without it).
+    pub required_ability: Option<Ability>,
 }
 
 impl Answer {
     /// A refusal with the envelope (`generation` null when none was loaded).
     pub fn refusal(e: ToolError, generation: Option<&GenerationRef>, ignored: &[String]) -> Answer {
-        Answer { body: with_envelope(e.payload(), generation, ignored), error: Some(e.code) }
+        let required_ability = e.details.get("required_ability").and_then(Value::as_str).and_then(Ability::parse);
+        Answer {
+            body: with_envelope(JsonObject::from_map(&e.payload()), generation, ignored),
+            error: Some(e.code),
+            required_ability,
+        }
     }
 }
 
@@ -593,7 +598,9 @@ pub fn call(tool: &Tool, generation: Option<Arc<Generation>>, arguments: &Map<St
     };
     let gref = generation_ref(&g);
     match (tool.run)(&g, arguments, &schema) {
-        Ok(payload) => Answer { body: with_envelope(payload, Some(&gref), &ignored), error: None },
+        Ok(payload) => {
+            Answer { body: with_envelope(payload, Some(&gref), &ignored), error: None, required_ability: None }
+        }
         Err(e) => Answer::refusal(e, Some(&gref), &ignored),
     }
 }
@@ -640,6 +647,23 @@ mod tests {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The envelope and the budget's mark are put around an answer as text
+    /// ([`JsonObject::after`], [`JsonObject::push`]): a key the answer held too would be sent
+    /// twice.
+    #[test]
+    fn no_answer_holds_a_key_the_envelope_or_the_budget_adds() {
+        for tool in TOOLS {
+            let schema = (tool.output)();
+            let props = schema["properties"].as_object().unwrap_or_else(|| panic!("{}: no properties", tool.name));
+            for key in crate::contract::answer::ENVELOPE_KEYS {
+                assert!(!props.contains_key(*key), "{}: its answer has the envelope key {key}", tool.name);
+            }
+            if !tool.shed.is_empty() {
+                assert!(!props.contains_key("payload_truncated"), "{}: sheds lists and says so itself", tool.name);
+            }
         }
     }
 

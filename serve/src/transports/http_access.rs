@@ -178,14 +178,13 @@ fn set_challenge(app: &App, mcp: bool, response: &mut Response, params: Option<S
 /// (id null: the request was not read), the REST refusal envelope elsewhere.
 fn refusal(app: &App, mcp: bool, e: ToolError) -> Response {
     let status = StatusCode::from_u16(e.code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    let body: Value = if mcp {
+    if mcp {
         let error = json!({"code": ACCESS_REFUSED, "message": e.message, "data": refusal_data(&e)});
-        json!({"jsonrpc": "2.0", "id": null, "error": error})
+        (status, axum::Json(json!({"jsonrpc": "2.0", "id": null, "error": error}))).into_response()
     } else {
         let gref = app.slot.get().as_deref().map(tools::generation_ref);
-        Value::Object(tools::Answer::refusal(e, gref.as_ref(), &[]).body)
-    };
-    (status, axum::Json(body)).into_response()
+        crate::transports::rest::json_body(status, tools::Answer::refusal(e, gref.as_ref(), &[]).body)
+    }
 }
 
 /// The `data` of the JSON-RPC error (-32000, [`ACCESS_REFUSED`]) an access refusal is on

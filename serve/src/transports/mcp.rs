@@ -33,6 +33,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use crate::app::{App, CALLER};
+use crate::contract::json_object::JsonObject;
 use crate::tools::{self, TOOLS};
 use crate::transports::http_access::{self, Challenge};
 
@@ -103,7 +104,14 @@ impl RpcError {
 /// One JSON-RPC response, with the request's id exactly as it was sent.
 struct Reply {
     id: Option<Box<RawValue>>,
-    outcome: Result<Value, RpcError>,
+    /// The result as JSON text: a tool's answer is embedded as it was serialised ([`as_result`] for
+    /// a tree built here).
+    outcome: Result<Box<RawValue>, RpcError>,
+}
+
+/// A result built here as JSON text.
+fn as_result(result: &Value) -> Box<RawValue> {
+    serde_json::value::to_raw_value(result).expect("a JSON value serialises")
 }
 
 impl Reply {
@@ -120,14 +128,14 @@ impl Reply {
             jsonrpc: &'static str,
             id: &'a RawValue,
             #[serde(skip_serializing_if = "Option::is_none")]
-            result: Option<&'a Value>,
+            result: Option<&'a RawValue>,
             #[serde(skip_serializing_if = "Option::is_none")]
             error: Option<ErrorBody<'a>>,
         }
         let null = RawValue::from_string("null".to_string()).expect("null is JSON");
         let id = self.id.as_deref().unwrap_or(&null);
         let out = match &self.outcome {
-            Ok(result) => Out { jsonrpc: "2.0", id, result: Some(result), error: None },
+            Ok(result) => Out { jsonrpc: "2.0", id, result: Some(&**result), error: None },
             Err(e) => Out {
                 jsonrpc: "2.0",
                 id,
@@ -233,15 +241,12 @@ pub async fn post(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) 
     if is_modern(header_version.as_deref(), &message) {
         return post_modern(&app, &headers, &raw, message, header_version.as_deref()).await;
     }
-    let version = match header_version {
-        Some(v) if LEGACY_VERSIONS.contains(&v.as_str()) => v,
-        Some(v) => {
-            app.metrics.refuse("mcp", "unsupported_protocol_version");
-            return reply_response(StatusCode::BAD_REQUEST, &unsupported_version(raw_id(&raw).0, &v));
-        }
-        None => DEFAULT_VERSION.to_string(),
-    };
-    match handle_legacy(&app, &raw, message, &version).await {
+    // A legacy request names a legacy version, or none (then [`DEFAULT_VERSION`] is meant).
+    if let Some(v) = header_version.filter(|v| !LEGACY_VERSIONS.contains(&v.as_str())) {
+        app.metrics.refuse("mcp", "unsupported_protocol_version");
+        return reply_response(StatusCode::BAD_REQUEST, &unsupported_version(raw_id(&raw).0, &v));
+    }
+    match handle_legacy(&app, &raw, message).await {
         Some(reply) => json_response(StatusCode::OK, render_off_thread(reply).await),
         None => StatusCode::ACCEPTED.into_response(),
     }
@@ -330,9 +335,7 @@ async fn post_batch(app: &Arc<App>, raw: &RawValue, header_version: Option<&str>
         let reply = match exhausted {
             None => {
                 let message: Value = serde_json::from_str(item.get()).unwrap_or(Value::Null);
-                crate::app::REQUEST_DEADLINE
-                    .scope(deadline.into_std(), handle_legacy(app, item, message, version))
-                    .await
+                crate::app::REQUEST_DEADLINE.scope(deadline.into_std(), handle_legacy(app, item, message)).await
             }
             Some(why) => match raw_id(item) {
                 (Some(id), true) => {
@@ -395,7 +398,7 @@ fn parse_message(raw: &RawValue, message: Value) -> Parsed {
     Parsed::Request(id, method, params)
 }
 
-async fn handle_legacy(app: &Arc<App>, raw: &RawValue, message: Value, version: &str) -> Option<Reply> {
+async fn handle_legacy(app: &Arc<App>, raw: &RawValue, message: Value) -> Option<Reply> {
     let (id, method, params) = match parse_message(raw, message) {
         Parsed::Request(id, method, params) => (id, method, params),
         Parsed::NoReply => return None,
@@ -405,16 +408,16 @@ async fn handle_legacy(app: &Arc<App>, raw: &RawValue, message: Value, version: 
         "initialize" => {
             let asked = params.get("protocolVersion").and_then(Value::as_str).unwrap_or(LATEST_LEGACY_VERSION);
             let chosen = if LEGACY_VERSIONS.contains(&asked) { asked } else { LATEST_LEGACY_VERSION };
-            Ok(json!({
+            Ok(as_result(&json!({
                 "protocolVersion": chosen,
                 "capabilities": {"tools": {"listChanged": false}},
                 "serverInfo": server_info(),
                 "instructions": INSTRUCTIONS,
-            }))
+            })))
         }
-        "ping" => Ok(json!({})),
-        "tools/list" => tools_list(app, &params),
-        "tools/call" => tools_call(app, &params, version).await,
+        "ping" => Ok(as_result(&json!({}))),
+        "tools/list" => tools_list(app, &params).map(|r| as_result(&r)),
+        "tools/call" => tools_call(app, &params, Era::Legacy).await,
         _ => Err(RpcError::new(METHOD_NOT_FOUND, format!("Method not found: {method}"))),
     };
     Some(Reply { id: Some(id), outcome })
@@ -507,24 +510,25 @@ async fn post_modern(
             return reply_response(status, &Reply { id: Some(id), outcome: Err(error) });
         }
     };
+    // Every modern result says it is complete (`resultType`).
+    let complete = |mut r: Value| {
+        r["resultType"] = json!("complete");
+        as_result(&r)
+    };
     let outcome = match method.as_str() {
-        "server/discover" => Ok(discover_result(app)),
+        "server/discover" => Ok(complete(discover_result(app))),
         "tools/list" => tools_list(app, &params).map(|mut r| {
             r["ttlMs"] = json!(TOOLS_TTL_MS);
             r["cacheScope"] = json!("public");
-            r
+            complete(r)
         }),
-        "tools/call" => tools_call(app, &params, &version).await,
+        "tools/call" => tools_call(app, &params, Era::Modern).await,
         _ => {
             app.metrics.refuse("mcp", "method_not_found");
             let error = RpcError::new(METHOD_NOT_FOUND, format!("Method not found: {method} (protocol {version})"));
             return reply_response(StatusCode::NOT_FOUND, &Reply { id: Some(id), outcome: Err(error) });
         }
     };
-    let outcome = outcome.map(|mut r| {
-        r["resultType"] = json!("complete");
-        r
-    });
     json_response(StatusCode::OK, render_off_thread(Reply { id: Some(id), outcome }).await)
 }
 
@@ -562,7 +566,14 @@ fn tools_list(app: &Arc<App>, params: &Value) -> Result<Value, RpcError> {
     Ok(result)
 }
 
-async fn tools_call(app: &Arc<App>, params: &Value, _version: &str) -> Result<Value, RpcError> {
+/// The protocol era a request came in (a modern result says `resultType`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Era {
+    Legacy,
+    Modern,
+}
+
+async fn tools_call(app: &Arc<App>, params: &Value, era: Era) -> Result<Box<RawValue>, RpcError> {
     let Some(name) = params.get("name").and_then(Value::as_str) else {
         return Err(RpcError::new(INVALID_PARAMS, "tools/call needs params.name (a string)"));
     };
@@ -578,16 +589,26 @@ async fn tools_call(app: &Arc<App>, params: &Value, _version: &str) -> Result<Va
     let answer = crate::app::run_tool(app, tool, arguments, "mcp").await;
     // Serialising a large answer (a whole law, a data package) is CPU work: off the async
     // workers, like the call itself.
-    let result = tokio::task::spawn_blocking(move || {
-        let body = Value::Object(answer.body);
-        json!({
-            "content": [{"type": "text", "text": body.to_string()}],
-            "structuredContent": body,
-            "isError": answer.error.is_some(),
-        })
-    })
-    .await;
+    let result = tokio::task::spawn_blocking(move || call_result(&answer.body, answer.error.is_some(), era)).await;
     result.map_err(|e| RpcError::new(INTERNAL_ERROR, format!("serialising the answer failed: {e}")))
+}
+
+/// A `tools/call` result: the answer as text content and as `structuredContent`, both from the
+/// one serialisation of the answer (the text is that JSON as a string), keys in the order a
+/// tree would give them.
+fn call_result(body: &JsonObject, is_error: bool, era: Era) -> Box<RawValue> {
+    let text = serde_json::to_string(body.as_str()).expect("a string serialises");
+    let mut out = String::with_capacity(text.len() + body.len() + 96);
+    out.push_str(r#"{"content":[{"type":"text","text":"#);
+    out.push_str(&text);
+    out.push_str(r#"}],"structuredContent":"#);
+    out.push_str(body.as_str());
+    out.push_str(if is_error { r#","isError":true"# } else { r#","isError":false"# });
+    if era == Era::Modern {
+        out.push_str(r#","resultType":"complete""#);
+    }
+    out.push('}');
+    RawValue::from_string(out).expect("a tools/call result is JSON")
 }
 
 #[cfg(test)]
@@ -614,7 +635,7 @@ mod tests {
             serde_json::from_str(r#"{"jsonrpc":"2.0","id":18446744073709551617,"method":"ping"}"#).unwrap();
         let (id, valid) = raw_id(&raw);
         assert!(valid);
-        let reply = Reply { id, outcome: Ok(json!({})) };
+        let reply = Reply { id, outcome: Ok(as_result(&json!({}))) };
         assert_eq!(reply.to_json(), r#"{"jsonrpc":"2.0","id":18446744073709551617,"result":{}}"#);
         for (text, ok) in
             [(r#"{"id":"a"}"#, true), (r#"{"id":-1.5e3}"#, true), (r#"{"id":null}"#, false), (r#"{"id":[1]}"#, false)]

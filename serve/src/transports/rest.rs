@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
 
 use crate::app::App;
-use crate::contract::caller::Ability;
+use crate::contract::json_object::JsonObject;
 use crate::tools::{self, TOOLS};
 use crate::transports::http_access::Challenge;
 
@@ -21,13 +21,9 @@ fn respond(answer: tools::Answer) -> Response {
     let status = answer.error.map(|c| c.http_status()).unwrap_or(200);
     // A refusal for want of a token or an ability asks for one (`WWW-Authenticate`, added by
     // the access layer).
-    let challenge = answer.error.and_then(|code| {
-        let ability = answer.body.get("required_ability").and_then(Value::as_str).and_then(Ability::parse);
-        Challenge::of_refusal(code, ability)
-    });
+    let challenge = answer.error.and_then(|code| Challenge::of_refusal(code, answer.required_ability));
     let mut response =
-        (StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR), Json(Value::Object(answer.body)))
-            .into_response();
+        json_body(StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR), answer.body);
     if let Some(c) = challenge {
         response.extensions_mut().insert(c);
     }
@@ -36,7 +32,12 @@ fn respond(answer: tools::Answer) -> Response {
 
 /// A refusal before any tool ran (bad body, unknown tool): the envelope without a generation.
 fn refuse(status: StatusCode, e: crate::contract::answer::ToolError) -> Response {
-    (status, Json(Value::Object(crate::contract::answer::with_envelope(e.payload(), None, &[])))).into_response()
+    json_body(status, crate::contract::answer::with_envelope(JsonObject::from_map(&e.payload()), None, &[]))
+}
+
+/// An answer sent as it was serialised, as `application/json`.
+pub fn json_body(status: StatusCode, body: JsonObject) -> Response {
+    (status, [(axum::http::header::CONTENT_TYPE, "application/json")], body.into_string()).into_response()
 }
 
 /// The query string as tool arguments. A parameter sent more than once becomes an array of
