@@ -87,7 +87,7 @@ three_gens=$(du -sb "$data/generations" | cut -f1)
 cat "$table" >> "$out/scale-$n.txt"
 {
 	echo
-	echo "disk (du, a hard-linked file counted once): one generation $(awk -v b="$gen_bytes" 'BEGIN { printf "%.2f GB", b / 1e9 }'); two generations (after the 1% run) $(awk -v b="$two_gens" 'BEGIN { printf "%.2f GB", b / 1e9 }'); three generations (after the second night) $(awk -v b="$three_gens" -v o="$gen_bytes" 'BEGIN { printf "%.2f GB = %.2f x one", b / 1e9, b / o }'); data dir $(du -sb "$data" | awk '{ printf "%.2f GB", $1 / 1e9 }'); the decisions' parts $(du -sb "$data/work/extract/decisions/parts" | awk '{ printf "%.2f GB", $1 / 1e9 }')"
+	echo "disk (du, a hard-linked file counted once): one generation $(awk -v b="$gen_bytes" 'BEGIN { printf "%.2f GB", b / 1e9 }'); two generations (after the 1% run) $(awk -v b="$two_gens" 'BEGIN { printf "%.2f GB", b / 1e9 }'); three generations (after the second night) $(awk -v b="$three_gens" -v o="$gen_bytes" 'BEGIN { printf "%.2f GB = %.2f x one", b / 1e9, b / o }'); data dir $(du -sb "$data" | awk '{ printf "%.2f GB", $1 / 1e9 }'); the decisions' parts $(du -sb "$data/work/extract/decisions/parts" | awk '{ printf "%.2f GB", $1 / 1e9 }'); the record cache $(du -sb "$data/work/extract/decisions/records" | awk '{ printf "%.2f GB", $1 / 1e9 }') in $(find "$data/work/extract/decisions/records" -type f | wc -l) files"
 	echo
 	echo "stage summaries:"
 	sed 's/^/    /' "$work/stages.log"

@@ -9,7 +9,9 @@
 //! - every source record ends up in exactly one decision (alone or merged) or in the catalog's
 //!   `problems` with its reason; `current.json` counts both, so nothing is lost silently;
 //! - normalised records are cached by the sha256 of the record's bytes and
-//!   [`DECISION_EXTRACT_VERSION`]: an unchanged record is never normalised again;
+//!   [`DECISION_EXTRACT_VERSION`] (zstd-compressed JSON): an unchanged record is never
+//!   normalised again; a run that reads the records leaves only the files of the records it
+//!   read (a changed record's earlier file goes), so the cache does not grow night by night;
 //! - two records are one decision when they share court, date and a file number; the copy
 //!   with the richer text is the primary, and every copy is listed in `sources`;
 //! - what a night reuses is keyed by everything it is a function of: a line of the last run's
@@ -166,6 +168,9 @@ pub struct DecisionsSummary {
     /// Parts of the last run kept as they were, and parts written.
     pub parts_kept: usize,
     pub parts_written: usize,
+    /// Cache files of records this run did not read (changed or gone), removed, and their bytes.
+    pub cache_removed: usize,
+    pub cache_removed_bytes: u64,
     /// The input equals the last run's: nothing was read or rewritten.
     pub unchanged: bool,
     /// Wall seconds reading every record (decompress, hash, normalise what changed), and
@@ -183,7 +188,7 @@ impl DecisionsSummary {
             );
         }
         format!(
-            "extract decisions: {} records; {} normalised, {} unchanged (reused), {} failed; {} decisions ({} second copies merged; {} lines copied as they were; {} parts kept, {} parts written); {:.1} MB in {:.1} s (read records {:.1} s, write decisions {:.1} s)",
+            "extract decisions: {} records; {} normalised, {} unchanged (reused), {} failed; {} decisions ({} second copies merged; {} lines copied as they were; {} parts kept, {} parts written); {} stale cache files removed ({:.1} MB); {:.1} MB in {:.1} s (read records {:.1} s, write decisions {:.1} s)",
             self.records_read,
             self.normalised,
             self.reused,
@@ -193,6 +198,8 @@ impl DecisionsSummary {
             self.lines_copied,
             self.parts_kept,
             self.parts_written,
+            self.cache_removed,
+            self.cache_removed_bytes as f64 / 1e6,
             self.bytes as f64 / 1e6,
             secs,
             self.read_secs,
@@ -304,6 +311,8 @@ struct Pass1 {
     slot_heads: PathBuf,
     slots: Vec<Slot>,
     failed: Vec<FailedRecord>,
+    /// The records whose normalisation failed (cached as a failure too), by sha256.
+    failed_shas: Vec<String>,
     summary: DecisionsSummary,
     batch: Vec<RawRecord>,
     bar: indicatif::ProgressBar,
@@ -353,7 +362,10 @@ impl Pass1 {
                     };
                     self.slots.push(Slot { origin: raw.origin, sha, stored, court, date, file_numbers });
                 }
-                Err(reason) => self.failed.push(fail(raw.origin.source, &raw.origin.key, reason)),
+                Err(reason) => {
+                    self.failed_shas.push(sha);
+                    self.failed.push(fail(raw.origin.source, &raw.origin.key, reason));
+                }
             }
         }
     }
@@ -366,10 +378,7 @@ impl Pass1 {
         match &slot.stored {
             Stored::Memory(rec) => Ok((**rec).clone()),
             Stored::Cache(p) => {
-                let parsed = std::fs::read(p)
-                    .map_err(|e| format!("cannot be read ({e})"))
-                    .and_then(|b| serde_json::from_slice::<Normalised>(&b).map_err(|e| format!("is unreadable ({e})")))
-                    .and_then(|n| n.map_err(|e| format!("holds a failure now ({e})")));
+                let parsed = read_cached(p).and_then(|n| n.map_err(|e| format!("holds a failure now ({e})")));
                 match parsed {
                     Ok((record_id, doc)) => Ok(to_record(&slot.origin, &slot.sha, record_id, doc, self.table)),
                     Err(why) => {
@@ -440,6 +449,7 @@ pub fn run(data_dir: &Path) -> Result<DecisionsSummary> {
         slot_heads: slot_heads_path(data_dir),
         slots: Vec::new(),
         failed: Vec::new(),
+        failed_shas: Vec::new(),
         summary: DecisionsSummary::default(),
         batch: Vec::with_capacity(BATCH),
         bar,
@@ -514,6 +524,10 @@ pub fn run(data_dir: &Path) -> Result<DecisionsSummary> {
     // single `decisions.jsonl` of builds before the parts.
     crate::line_parts::remove_unlisted(&parts_layout(data_dir), &out.parts);
     let _ = std::fs::remove_file(dir(data_dir).join("decisions.jsonl"));
+    let mut keep: Vec<&str> =
+        pass.slots.iter().map(|s| s.sha.as_str()).chain(pass.failed_shas.iter().map(String::as_str)).collect();
+    keep.sort_unstable();
+    (summary.cache_removed, summary.cache_removed_bytes) = remove_stale_cache(&pass.cache, &keep);
     catalog.finish_run(run_id, 0, &summary.line(0.0))?;
     Ok(summary)
 }
@@ -724,20 +738,70 @@ fn split_dump(document: &str, file: std::fs::File, tx: std::sync::mpsc::SyncSend
 /// costs a normalisation on the next run.
 fn normalise_cached(cache: &Path, raw: &RawRecord, known: &HashMap<String, SlotHead>, basis: &str) -> Outcome {
     let sha = hex::encode(Sha256::digest(&raw.bytes));
-    let path = cache.join(&sha[..2]).join(format!("{sha}.v{DECISION_EXTRACT_VERSION}.json"));
+    let path = cache_path(cache, &sha);
     if let Some(head) = known.get(&slot_key(basis, &raw.origin, &sha))
         && path.is_file()
     {
         return Outcome::Known { head: head.clone(), sha, path };
     }
-    if let Ok(b) = std::fs::read(&path)
-        && let Ok(n) = serde_json::from_slice::<Normalised>(&b)
-    {
+    if let Ok(n) = read_cached(&path) {
         return Outcome::Read { result: Box::new(n), sha, cached_at: Some(path), reused: true };
     }
     let n = normalise(raw);
-    let cached = serde_json::to_vec(&n).ok().is_some_and(|json| crate::write_replace(&path, &json).is_ok());
+    let cached = write_cached(&path, &n).is_ok();
     Outcome::Read { result: Box::new(n), sha, cached_at: cached.then_some(path), reused: false }
+}
+
+/// The cache file of the record whose bytes hash to `sha`.
+fn cache_path(cache: &Path, sha: &str) -> PathBuf {
+    cache.join(&sha[..2]).join(cache_file_name(sha))
+}
+
+fn cache_file_name(sha: &str) -> String {
+    format!("{sha}.v{DECISION_EXTRACT_VERSION}.json.zst")
+}
+
+/// zstd's fastest level: the cache is written once per changed record and read back when
+/// second copies are merged; JSON of decision texts shrinks about 3 to 4 times at it (a
+/// quarter of the data dir at 250,000 decisions was this cache, uncompressed).
+const CACHE_ZSTD_LEVEL: i32 = 1;
+
+fn write_cached(path: &Path, n: &Normalised) -> std::io::Result<()> {
+    let json = serde_json::to_vec(n).map_err(std::io::Error::other)?;
+    crate::write_replace(path, &zstd::bulk::compress(&json, CACHE_ZSTD_LEVEL)?)
+}
+
+/// A cache file's normalisation, or why it cannot be used (its caller removes it).
+fn read_cached(path: &Path) -> std::result::Result<Normalised, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot be read ({e})"))?;
+    let json = zstd::stream::decode_all(bytes.as_slice()).map_err(|e| format!("is unreadable ({e})"))?;
+    serde_json::from_slice(&json).map_err(|e| format!("is unreadable ({e})"))
+}
+
+/// Removes from the record cache every file that is not the cache file of a record in `keep`
+/// (sha256s, sorted): the earlier normalisations of records that changed or vanished, files of
+/// another extractor version, temp files a killed run left. Returns the files and bytes removed.
+fn remove_stale_cache(cache: &Path, keep: &[&str]) -> (usize, u64) {
+    let (mut files, mut bytes) = (0usize, 0u64);
+    let Ok(shards) = std::fs::read_dir(cache) else { return (0, 0) };
+    for shard in shards.flatten() {
+        let Ok(entries) = std::fs::read_dir(shard.path()) else { continue };
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            let kept = name
+                .split_once('.')
+                .is_some_and(|(sha, _)| keep.binary_search(&sha).is_ok() && name == cache_file_name(sha));
+            if !kept {
+                let size = e.metadata().map_or(0, |m| m.len());
+                if std::fs::remove_file(e.path()).is_ok() {
+                    files += 1;
+                    bytes += size;
+                }
+            }
+        }
+    }
+    (files, bytes)
 }
 
 fn normalise(raw: &RawRecord) -> Normalised {
@@ -890,8 +954,11 @@ mod tests {
     fn a_cache_file_the_slot_heads_vouch_for_that_turns_out_unreadable_is_removed_with_them() {
         let dir = std::env::temp_dir().join(format!("slot-heads-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let (torn, heads) = (dir.join("torn.v1.json"), dir.join("slots.jsonl"));
-        std::fs::write(&torn, b"[\"oldp-1\", {\"meta\": ").unwrap();
+        let (torn, heads) = (dir.join(cache_file_name("00")), dir.join("slots.jsonl"));
+        // A file cut short while it was written: the first half of a compressed normalisation.
+        let whole =
+            zstd::bulk::compress(br#"{"Ok": ["oldp-1", {"meta": {}, "text": "Tenor"}]}"#, CACHE_ZSTD_LEVEL).unwrap();
+        std::fs::write(&torn, &whole[..whole.len() / 2]).unwrap();
         std::fs::write(&heads, b"{}\n").unwrap();
         let origin = Origin { source: "oldp", document: Arc::from("dump"), key: "dump#1".into(), toc_court: None };
         let pass = Pass1 {
@@ -909,6 +976,7 @@ mod tests {
                 file_numbers: Vec::new(),
             }],
             failed: Vec::new(),
+            failed_shas: Vec::new(),
             summary: DecisionsSummary::default(),
             batch: Vec::new(),
             bar: indicatif::ProgressBar::hidden(),
@@ -916,6 +984,39 @@ mod tests {
         let err = pass.load(0).unwrap_err().to_string();
         assert!(err.contains("is unreadable") && err.contains("run `extract` again"), "{err}");
         assert!(!torn.exists() && !heads.exists(), "the next run would trust the torn file again");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_record_cache_keeps_only_the_files_of_the_records_read() {
+        let dir = std::env::temp_dir().join(format!("record-cache-{}", std::process::id()));
+        let shas = ["aa11", "aa22", "bb33"].map(|s| format!("{s}{}", "0".repeat(60)));
+        for sha in &shas {
+            write_cached(&cache_path(dir.as_path(), sha), &Ok(("oldp-1".into(), Default::default()))).unwrap();
+        }
+        let stray = [
+            dir.as_path().join("aa").join(format!("{}.v0.json", shas[0])),
+            dir.as_path().join("bb").join(".tmp-123-x.json.zst"),
+            dir.as_path().join("bb").join("notes.txt"),
+        ];
+        for p in &stray {
+            std::fs::write(p, b"x").unwrap();
+        }
+        let keep = [shas[0].as_str(), shas[2].as_str()];
+        let (files, bytes) = remove_stale_cache(dir.as_path(), &keep);
+        assert_eq!(files, 4, "the unread record's file and the three strays");
+        assert!(bytes >= 3);
+        let left: Vec<String> = ["aa", "bb"]
+            .iter()
+            .flat_map(|d| std::fs::read_dir(dir.as_path().join(d)).unwrap().flatten())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        let mut expected = vec![cache_file_name(&shas[0]), cache_file_name(&shas[2])];
+        expected.sort();
+        let mut left = left;
+        left.sort();
+        assert_eq!(left, expected);
+        assert!(read_cached(&cache_path(dir.as_path(), &shas[2])).unwrap().is_ok(), "a kept file still reads");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

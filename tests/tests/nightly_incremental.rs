@@ -131,6 +131,15 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
         changed_ids.len(),
         "extract normalised more than the changed records: {log}"
     );
+    // The record cache keeps one file per record read: each changed record's earlier
+    // normalisation went, so the cache does not grow night by night.
+    assert_eq!(count_before(&log, "stale cache files removed"), changed_ids.len(), "{log}");
+    let cache_files = std::fs::read_dir(extract::decision_stage::dir(&data).join("records"))
+        .unwrap()
+        .flatten()
+        .flat_map(|shard| std::fs::read_dir(shard.path()).unwrap().flatten())
+        .count();
+    assert_eq!(cache_files, count_before(&log, "records;"), "{log}");
 
     // The decisions those records make (alone or merged) are the only ones scanned again.
     let affected: BTreeSet<String> = legal_tests::decision_lines(&data)
