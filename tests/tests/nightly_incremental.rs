@@ -671,3 +671,41 @@ fn rows_by_decision(dir: &Path) -> BTreeMap<String, Vec<Option<String>>> {
         })
         .unwrap()
 }
+
+/// A record that cannot be normalised is cached as a failure too, so a night on which
+/// another record changes neither normalises it again nor removes its cache file; the
+/// changed record's earlier file is the one removed. On the embedded sample (no shared data).
+#[test]
+fn a_night_normalises_only_the_changed_record_and_keeps_the_cache_file_of_one_that_failed() {
+    let mirror = Mirror::start(vec![sample_gii()]);
+    let work = tempfile::tempdir().unwrap();
+    let dump = work.path().join("cases.jsonl.gz");
+    let mut lines = read_gz_lines(&legal_tests::sample_oldp_dump());
+    lines.push(r#"{"id": 9999999, "court": {"name": "AG Cut"}, "content": "<p>cut off"#.to_string());
+    write_gz_lines(&dump, &lines);
+    let data = work.path().join("data");
+    let extract_line = |log: &str| -> String {
+        log[log.find("extract decisions:").unwrap_or_else(|| panic!("no extract line in {log}"))..].to_string()
+    };
+    let night = |dump: &Path| {
+        let mut log = ingest_statutes_and_dump(&data, &mirror.base_url(), dump);
+        log.push_str(&run_stage_ok("extract", &["--data-dir", data.to_str().unwrap()]));
+        extract_line(&log)
+    };
+    let first = night(&dump);
+    assert_eq!(count_before(&first, "failed;"), 1, "the cut-off record fails: {first}");
+    let mut record: Value = serde_json::from_str(&lines[0]).unwrap();
+    record["content"] = Value::String(format!("{} Ergänzend: § 823 BGB.", record["content"].as_str().unwrap_or("")));
+    lines[0] = record.to_string();
+    write_gz_lines(&dump, &lines);
+    let second = night(&dump);
+    assert_eq!(count_before(&second, "normalised,"), 1, "only the changed record: {second}");
+    assert_eq!(count_before(&second, "failed;"), 1, "{second}");
+    assert_eq!(count_before(&second, "stale cache files removed"), 1, "the changed record's earlier file: {second}");
+    let cache_files = std::fs::read_dir(extract::decision_stage::dir(&data).join("records"))
+        .unwrap()
+        .flatten()
+        .flat_map(|shard| std::fs::read_dir(shard.path()).unwrap().flatten())
+        .count();
+    assert_eq!(cache_files, count_before(&second, "records;"), "one per record read, the failed one's too: {second}");
+}

@@ -12,7 +12,6 @@
 //! between tokens), so it starts with `{` and ends with `}`.
 
 use serde::Serialize;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,11 +52,6 @@ impl JsonObject {
 
     pub fn is_empty(&self) -> bool {
         self.0 == "{}"
-    }
-
-    /// The object as a raw JSON value, to be embedded in a larger reply without re-parsing.
-    pub fn to_raw(&self) -> Box<RawValue> {
-        RawValue::from_string(self.0.clone()).expect("a JsonObject holds JSON")
     }
 
     /// `head`'s members, then this object's: `{"a":1}` after `{"b":2}` is `{"b":2,"a":1}`.
