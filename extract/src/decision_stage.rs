@@ -771,10 +771,14 @@ fn write_cached(path: &Path, n: &Normalised) -> std::io::Result<()> {
     crate::write_replace(path, &zstd::bulk::compress(&json, CACHE_ZSTD_LEVEL)?)
 }
 
+/// No cached normalisation is larger than this (a record's content is capped far below it).
+const MAX_CACHED_BYTES: usize = 256 << 20;
+
 /// A cache file's normalisation, or why it cannot be used (its caller removes it).
 fn read_cached(path: &Path) -> std::result::Result<Normalised, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot be read ({e})"))?;
-    let json = zstd::stream::decode_all(bytes.as_slice()).map_err(|e| format!("is unreadable ({e})"))?;
+    let json = crate::zstd_frame::decompress(&bytes, MAX_CACHED_BYTES, "a cached normalisation")
+        .map_err(|e| format!("is unreadable ({e:#})"))?;
     serde_json::from_slice(&json).map_err(|e| format!("is unreadable ({e})"))
 }
 

@@ -30,6 +30,7 @@ pub mod law;
 pub mod line_parts;
 pub mod plain_text;
 pub mod statutes;
+pub mod zstd_frame;
 
 use std::io::Write;
 use std::path::Path;

@@ -352,26 +352,9 @@ impl PackWriter {
 /// claiming more is damage, refused before anything is allocated.
 const MAX_BODY_BYTES: usize = 256 << 20;
 
-thread_local! {
-    /// One zstd context per thread: creating one per body cost more than decoding the body.
-    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// Decompresses one frame into a buffer of the size its header records.
+/// Decompresses one body's frame into a buffer of the size its header records.
 fn decompress(frame: &[u8]) -> Result<Vec<u8>> {
-    let size = zstd::bulk::Decompressor::upper_bound(frame).context("a decision body frame records no size")?;
-    if size > MAX_BODY_BYTES {
-        bail!("a decision body frame claims {size} bytes (damaged?)");
-    }
-    DECOMPRESSOR.with(|cell| {
-        let mut cell = cell.borrow_mut();
-        if cell.is_none() {
-            *cell = Some(zstd::bulk::Decompressor::new()?);
-        }
-        let d = cell.as_mut().expect("set above");
-        d.decompress(frame, size).context("decompressing a decision body")
-    })
+    extract::zstd_frame::decompress(frame, MAX_BODY_BYTES, "a decision body")
 }
 
 /// The packs of an open generation, read with positioned reads (no shared cursor).

@@ -39,6 +39,15 @@ fn stages(data: &Path, mirror: &str, dump: &Path, with_index: bool) -> String {
     log
 }
 
+/// The files in extract's record cache (one directory per first two hex digits).
+fn record_cache_files(data: &Path) -> usize {
+    std::fs::read_dir(extract::decision_stage::dir(data).join("records"))
+        .unwrap()
+        .flatten()
+        .flat_map(|shard| std::fs::read_dir(shard.path()).unwrap().flatten())
+        .count()
+}
+
 /// The number in `text` just before `what` (`"10 normalised"` → 10).
 fn count_before(text: &str, what: &str) -> usize {
     let at = text.find(what).unwrap_or_else(|| panic!("{what:?} not in {text}"));
@@ -134,11 +143,7 @@ fn a_nightly_run_redoes_only_the_changed_decisions_and_matches_a_run_from_scratc
     // The record cache keeps one file per record read: each changed record's earlier
     // normalisation went, so the cache does not grow night by night.
     assert_eq!(count_before(&log, "stale cache files removed"), changed_ids.len(), "{log}");
-    let cache_files = std::fs::read_dir(extract::decision_stage::dir(&data).join("records"))
-        .unwrap()
-        .flatten()
-        .flat_map(|shard| std::fs::read_dir(shard.path()).unwrap().flatten())
-        .count();
+    let cache_files = record_cache_files(&data);
     assert_eq!(cache_files, count_before(&log, "records;"), "{log}");
 
     // The decisions those records make (alone or merged) are the only ones scanned again.
@@ -702,10 +707,6 @@ fn a_night_normalises_only_the_changed_record_and_keeps_the_cache_file_of_one_th
     assert_eq!(count_before(&second, "normalised,"), 1, "only the changed record: {second}");
     assert_eq!(count_before(&second, "failed;"), 1, "{second}");
     assert_eq!(count_before(&second, "stale cache files removed"), 1, "the changed record's earlier file: {second}");
-    let cache_files = std::fs::read_dir(extract::decision_stage::dir(&data).join("records"))
-        .unwrap()
-        .flatten()
-        .flat_map(|shard| std::fs::read_dir(shard.path()).unwrap().flatten())
-        .count();
+    let cache_files = record_cache_files(&data);
     assert_eq!(cache_files, count_before(&second, "records;"), "one per record read, the failed one's too: {second}");
 }

@@ -201,8 +201,9 @@ pub struct GenerationRef {
     pub built_at: String,
 }
 
-/// Puts the envelope fields first, then the payload (which holds none of their keys: a test
-/// checks every answer struct and refusal detail).
+/// Puts the envelope fields ([`ENVELOPE_KEYS`]) first, then the payload, as text: the payload
+/// must hold none of those keys (a test checks every tool's answer schema; a refusal's details
+/// are named where it is made, and none is one of them).
 pub fn with_envelope(payload: JsonObject, generation: Option<&GenerationRef>, ignored: &[String]) -> JsonObject {
     let mut m = Map::new();
     m.insert("api_version".into(), json!(API_VERSION));
