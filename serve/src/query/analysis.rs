@@ -34,7 +34,8 @@ const STOPWORDS: &str = "der die das den dem des ein eine einer eines einem eine
     denn weil keine kein keinen stehen steht gibt geben lassen bekommen kriegen machen tun mal bitte \
     eigentlich innerhalb";
 
-fn is_stopword(lower: &str) -> bool {
+/// Whether a lower-case word is one a query drops (`query_analysis.dropped_function_words`).
+pub fn is_stopword(lower: &str) -> bool {
     STOPWORDS.split_whitespace().any(|w| w == lower)
 }
 

@@ -99,6 +99,20 @@ impl LegalRegister {
             }
             let legal: Vec<String> =
                 cols[1].split(';').map(|t| t.trim().to_string()).filter(|t| !t.is_empty()).collect();
+            // A query drops its function words before the dictionary sees it: an entry whose
+            // lay words hold one (`zu schnell`, `scheiden lassen`) could never fire.
+            if let Some(w) = cols[0]
+                .split(|c: char| !c.is_alphanumeric())
+                .map(str::to_lowercase)
+                .find(|w| crate::query::analysis::is_stopword(w))
+            {
+                return Err(format!(
+                    "line {}: the lay words {:?} hold {w:?}, a function word every query drops, so the entry \
+                     could never fire; leave it out",
+                    n + 1,
+                    cols[0]
+                ));
+            }
             let lay_terms = query_words(cols[0]);
             let phrases: Vec<Vec<String>> = legal
                 .iter()
@@ -314,6 +328,13 @@ mod tests {
         // "Erbe ausschlagen" needs both words.
         assert!(r.matching(&terms("Erbe")).iter().all(|e| e.lay != "Erbe ausschlagen"));
         assert!(r.matching(&terms("das Erbe ausschlagen")).iter().any(|e| e.lay == "Erbe ausschlagen"));
+    }
+
+    #[test]
+    fn an_entry_whose_lay_words_hold_a_dropped_function_word_is_refused() {
+        let e = LegalRegister::parse("#version\t1\nzu schnell\tHöchstgeschwindigkeit\t§ 3 StVO\n").unwrap_err();
+        assert!(e.contains("line 2") && e.contains("\"zu\""), "{e}");
+        assert!(LegalRegister::parse("#version\t1\nschnell gefahren\tHöchstgeschwindigkeit\t§ 3 StVO\n").is_ok());
     }
 
     #[test]
