@@ -364,3 +364,37 @@ fn strong_verbs_find_their_third_person_and_a_word_the_index_reads_as_a_function
     assert!(a["dropped_function_words"].as_array().unwrap().contains(&json!("nächste")), "{a}");
     assert!(a["words"].as_array().unwrap().contains(&json!("Ware")), "{a}");
 }
+
+#[test]
+fn a_fired_dictionary_entry_lifts_the_section_it_names_as_the_answer_and_the_row_says_so() {
+    let sample = Sample::start();
+    // `Kaution` → Mietsicherheit, § 551 BGB: the entry's § is the answer, lifted and named.
+    let v = sample.search("search_laws", json!({"query": "Vermieter gibt die Kaution nicht zurück", "limit": 10}));
+    let rows = v["results"].as_array().unwrap();
+    let lifted: Vec<(&Value, &Value)> = rows
+        .iter()
+        .filter(|r| r["matched_by"].get("dictionary_answer_to").is_some())
+        .map(|r| (&r["section"], &r["matched_by"]["dictionary_answer_to"]))
+        .collect();
+    assert_eq!(lifted, vec![(&json!("551"), &json!(["Kaution"]))], "{v}");
+    assert_eq!(top(&v, 1), vec![("BGB".to_string(), "551".to_string())], "{v}");
+    // Without the dictionary nothing is lifted, and no row says it was.
+    let plain = sample.search(
+        "search_laws",
+        json!({"query": "Vermieter gibt die Kaution nicht zurück", "limit": 10, "expand_query": false}),
+    );
+    let rows = plain["results"].as_array().unwrap();
+    assert!(rows.iter().all(|r| r["matched_by"].get("dictionary_answer_to").is_none()), "{plain}");
+    // A question word's § (`lange` → Frist, § 186 BGB) only carries its terms: it fires, adds
+    // `Frist`, and lifts nothing.
+    let v = sample.search("search_laws", json!({"query": "wie lange habe ich für den Einspruch", "limit": 10}));
+    let fired: Vec<&Value> =
+        v["query_expansion"]["added_terms"].as_array().unwrap().iter().map(|a| &a["for"]).collect();
+    assert!(fired.contains(&&json!("lange")), "{}", v["query_expansion"]);
+    let rows = v["results"].as_array().unwrap();
+    assert!(
+        rows.iter()
+            .all(|r| !r["matched_by"]["dictionary_answer_to"].as_array().is_some_and(|l| l.contains(&json!("lange")))),
+        "{v}"
+    );
+}

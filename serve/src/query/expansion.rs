@@ -31,8 +31,32 @@ pub struct RegisterEntry {
     pub phrases: Vec<Vec<String>>,
     /// Their index terms, in order, without repeats.
     pub legal_terms: Vec<String>,
-    /// Where the legal terms come from (`§ 551 BGB`).
+    /// The § that answers the lay words, whose heading or text carries the legal terms
+    /// (`§ 551 BGB`).
     pub source: String,
+    /// Whether `source` answers the lay words or only carries the terms.
+    pub source_role: SourceRole,
+}
+
+/// What an entry's § is to its lay words (the file's optional fifth column).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourceRole {
+    /// The § answers them: a statute search that fires the entry lifts it (the default).
+    Answers,
+    /// The § only carries the terms (`terms-only`): a question word such as `lange` → Frist
+    /// is answered by whichever § sets the Frist asked about, not by § 186 BGB.
+    TermsOnly,
+}
+
+impl SourceRole {
+    /// The fifth column's spellings: empty (or absent) and `terms-only`.
+    fn parse(column: Option<&str>) -> Option<SourceRole> {
+        match column.map(str::trim).unwrap_or("") {
+            "" => Some(SourceRole::Answers),
+            "terms-only" => Some(SourceRole::TermsOnly),
+            _ => None,
+        }
+    }
 }
 
 /// The parsed dictionary.
@@ -97,6 +121,13 @@ impl LegalRegister {
             if cols.len() < 3 {
                 return Err(format!("line {}: want lay<TAB>legal terms<TAB>source, got {line:?}", n + 1));
             }
+            let Some(source_role) = SourceRole::parse(cols.get(4).copied()) else {
+                return Err(format!(
+                    "line {}: the fifth column is {:?}; leave it empty or write `terms-only`",
+                    n + 1,
+                    cols[4]
+                ));
+            };
             let legal: Vec<String> =
                 cols[1].split(';').map(|t| t.trim().to_string()).filter(|t| !t.is_empty()).collect();
             // A query drops its function words before the dictionary sees it: an entry whose
@@ -129,6 +160,7 @@ impl LegalRegister {
                 phrases,
                 legal_terms,
                 source: cols[2].trim().to_string(),
+                source_role,
             });
         }
         let lay_words = entries.iter().filter(|e| e.lay_terms.len() == 1).map(|e| e.lay_terms[0].clone()).collect();
@@ -335,6 +367,21 @@ mod tests {
         let e = LegalRegister::parse("#version\t1\nzu schnell\tHöchstgeschwindigkeit\t§ 3 StVO\n").unwrap_err();
         assert!(e.contains("line 2") && e.contains("\"zu\""), "{e}");
         assert!(LegalRegister::parse("#version\t1\nschnell gefahren\tHöchstgeschwindigkeit\t§ 3 StVO\n").is_ok());
+    }
+
+    #[test]
+    fn the_fifth_column_says_whether_the_source_answers_the_lay_words() {
+        let r = LegalRegister::parse(
+            "#version\t1\nKaution\tMietsicherheit\t§ 551 BGB\nlange\tFrist\t§ 186 BGB\tnote\tterms-only\n",
+        )
+        .unwrap();
+        assert_eq!(r.entries[0].source_role, SourceRole::Answers);
+        assert_eq!(r.entries[1].source_role, SourceRole::TermsOnly);
+        let e = LegalRegister::parse("#version\t1\nlange\tFrist\t§ 186 BGB\t\tterms only\n").unwrap_err();
+        assert!(e.contains("line 2") && e.contains("terms-only"), "{e}");
+        // The shipped question words only carry their terms.
+        let question_words = register().entries.iter().filter(|e| e.source_role == SourceRole::TermsOnly);
+        assert!(question_words.clone().any(|e| e.lay == "lange"), "{:?}", question_words.collect::<Vec<_>>());
     }
 
     #[test]

@@ -13,6 +13,7 @@ use crate::contract::args::SearchLawsArgs;
 use crate::query::analysis::{
     QueryPlan, Via, Vocabulary, alternative_weight, concept_weight, plan_concept_queries, plan_walk_clauses,
 };
+use crate::query::dictionary_answers::{ANSWER_LIFT, DictionaryAnswers};
 use crate::query::identifiers::{find_section, parse_section_citation, resolve_book};
 use crate::query::law_prior::LawPrior;
 use crate::query::section_walk::{Tweak, WalkLimits, walk_sections};
@@ -92,6 +93,12 @@ pub fn search_laws_lifted(
         Box::new(t) as Box<dyn Query>
     });
     let prior = LawPrior::of(g)?;
+    // The §§ the fired dictionary entries answer with, lifted.
+    let answers = std::sync::Arc::new(if plan.expansion.added.is_empty() {
+        Default::default()
+    } else {
+        DictionaryAnswers::of(g)?.answers(&plan.expansion)
+    });
     let mut match_mode = MatchMode::AllTerms;
     let mut rows = Vec::new();
     let mut total = 0usize;
@@ -115,12 +122,15 @@ pub fn search_laws_lifted(
         ];
         let clauses = plan_walk_clauses(&plan, &fields, law_clause);
         let tweak = |segment: &tantivy::SegmentReader| -> tantivy::Result<Tweak> {
-            let (by_doc, lift) = (prior.segment(segment)?, lift.clone());
-            let max_factor = by_doc.max_factor * lift.max_factor();
+            let (by_doc, lift, answers) = (prior.segment(segment)?, lift.clone(), answers.clone());
+            let answer_lift = if answers.is_empty() { 1.0 } else { ANSWER_LIFT };
+            let max_factor = by_doc.max_factor * lift.max_factor() * answer_lift;
             let apply = move |doc: DocId, score: Score| {
                 let at = doc as usize;
-                let lifted = if lift.cited.is_empty() { 1.0 } else { lift.factor(by_doc.section[at]) };
-                score * by_doc.factor[at] * lifted
+                let section = by_doc.section[at];
+                let lifted = if lift.cited.is_empty() { 1.0 } else { lift.factor(section) };
+                let answer = if answers.contains_key(&section) { ANSWER_LIFT } else { 1.0 };
+                score * by_doc.factor[at] * lifted * answer
             };
             Ok(Tweak { apply: Box::new(apply), max_factor })
         };
@@ -236,10 +246,9 @@ pub fn search_laws_lifted(
             let (section_n, law_n) = prior.citing(s.id, law.id);
             let cited = prior.has_citations().then_some(CitedByDecisions { section: section_n, law: law_n });
             let mut matched = matched_by(&mut holdings, addr, &plan, &f, cited);
-            if let (LawMatch::Words { cited_by_decision_results, .. }, Some(n)) =
-                (&mut matched, lift.cited.get(&(s.id as u64)))
-            {
-                *cited_by_decision_results = Some(*n);
+            if let LawMatch::Words { cited_by_decision_results, dictionary_answer_to, .. } = &mut matched {
+                *cited_by_decision_results = lift.cited.get(&(s.id as u64)).copied();
+                *dictionary_answer_to = answers.get(&(s.id as u64)).cloned();
             }
             rows.push(result_row(&law, &s, Some(score), matched, frag.text, frag.highlights));
         }
@@ -440,7 +449,14 @@ fn matched_by(
         words.push(MatchedWord { word: c.word.clone(), via, terms: a.terms.clone(), in_heading });
     }
     let added_terms = plan.optional_terms.iter().filter(|t| in_doc(holdings, t)).cloned().collect();
-    LawMatch::Words { every_word, words, added_terms, cited_by_decisions, cited_by_decision_results: None }
+    LawMatch::Words {
+        every_word,
+        words,
+        added_terms,
+        cited_by_decisions,
+        cited_by_decision_results: None,
+        dictionary_answer_to: None,
+    }
 }
 
 /// What to try when nothing matched: corrected spellings of unknown words, the dictionary, and

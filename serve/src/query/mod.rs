@@ -8,6 +8,7 @@ pub mod analysis;
 pub mod coverage;
 pub mod dating;
 pub mod decision_search;
+pub mod dictionary_answers;
 pub mod everyday;
 pub mod expansion;
 pub mod facts;

@@ -178,6 +178,11 @@ pub enum LawMatch {
         /// in the ranking; absent when none does.
         #[serde(skip_serializing_if = "Option::is_none")]
         cited_by_decision_results: Option<i64>,
+        /// The legal-register entries (their lay words, as the dictionary writes them) that
+        /// name this § as the answer to words of the query, which lifted it in the ranking;
+        /// absent when none does.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        dictionary_answer_to: Option<Vec<String>>,
     },
 }
 
