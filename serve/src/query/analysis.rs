@@ -640,11 +640,14 @@ impl QueryPlan {
                 has_form = true;
             }
             // `auszuschlagen` is `ausschlagen` with the infinitive's `zu`: the verb's own stem
-            // matches its noun (`Ausschlagung`) where the form with `zu` matches nothing.
+            // matches its noun (`Ausschlagung`) where the form with `zu` matches nothing. And a
+            // dictionary entry names the verb without `zu` (`Telefonat aufnehmen`): it fires
+            // on `aufzunehmen` too, however often the statutes write that form.
             if let Some(plain) = without_infix_zu(&c.word.to_lowercase())
                 && let Some(plain_term) = query_words(&plain).into_iter().next()
                 && plain_term != term
-                && vocabulary.doc_freq(&plain_term) >= PART_MIN_DOCS.max(df + 1)
+                && (vocabulary.doc_freq(&plain_term) >= PART_MIN_DOCS.max(df + 1)
+                    || register().is_lay_term(&plain_term))
             {
                 c.alternatives.push(Alternative { terms: vec![plain_term], via: Via::Word });
                 continue;
@@ -1242,6 +1245,20 @@ mod tests {
         let searcher = index.reader().unwrap().searcher();
         let vocabulary = super::Vocabulary::new(&searcher, vec![text]);
         QueryPlan::analyse(query, &if hold_back { vocabulary.holding_back_phrases() } else { vocabulary }, true)
+    }
+
+    #[test]
+    fn a_zu_infinitive_fires_the_dictionary_entry_of_its_verb_however_often_the_statutes_write_it() {
+        // `aufzunehmen` is held by 50 documents, `aufnehmen` by 5: the zu-form matches well
+        // alone, and `Telefonat aufnehmen` (§ 201 StGB) fires all the same.
+        let plan = plan_over("Telefonat heimlich aufzunehmen", "aufzunehmen", 50, &["aufnehmen", "Telefonat"], false);
+        let fired: Vec<&str> = plan.expansion.added.iter().map(|(e, _)| e.lay.as_str()).collect();
+        assert!(fired.contains(&"Telefonat aufnehmen"), "{fired:?}");
+        let verb = plan.concepts.iter().find(|c| c.word == "aufzunehmen").unwrap();
+        assert!(verb.alternatives.iter().any(|a| a.terms == crate::query::text::query_words("aufnehmen")));
+        // Written without `zu`, the verb fires it as before.
+        let plain = plan_over("Telefonat aufnehmen", "aufzunehmen", 50, &["aufnehmen", "Telefonat"], false);
+        assert!(plain.expansion.added.iter().any(|(e, _)| e.lay == "Telefonat aufnehmen"));
     }
 
     #[test]
