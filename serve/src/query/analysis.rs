@@ -358,6 +358,17 @@ fn without_infix_zu(lower: &str) -> Option<String> {
     })
 }
 
+/// The singular of a plural in `-s` after a vowel (`Fotos` → `Foto`, `Abos` → `Abo`, `Handys` →
+/// `Handy`, `Kitas` → `Kita`): the German stemmer keeps that `s`, since German words rarely end
+/// so, but the loan words people use most do. None for any other word, and for a stem ending
+/// in a diphthong (`Haus`, `Preis`, `Kreuz` is no plural) or shorter than 3 letters (`Bus`).
+fn without_plural_s(lower: &str) -> Option<String> {
+    let singular = lower.strip_suffix('s')?;
+    let diphthong = ["au", "ei", "eu", "ai", "äu"].iter().any(|d| singular.ends_with(d));
+    let vowel_end = singular.ends_with(['a', 'e', 'i', 'o', 'u', 'y']);
+    (vowel_end && !diphthong && singular.chars().count() >= 3).then(|| singular.to_string())
+}
+
 /// Prefixes a past participle carries instead of `ge-` (`beschädigt`, `verjährt`, `erhöht`,
 /// `durchsucht`, `überwacht`).
 const INSEPARABLE_PREFIXES: &[&str] =
@@ -650,6 +661,16 @@ impl QueryPlan {
                     || register().is_lay_term(&plain_term))
             {
                 c.alternatives.push(Alternative { terms: vec![plain_term], via: Via::Word });
+                continue;
+            }
+            // `Fotos` fires the entries of `Foto`: a plural in `-s` the stemmer keeps is matched
+            // as its singular when a dictionary entry names that (only then: `Glas` is no `Gla`).
+            if let Some(singular) = without_plural_s(&c.word.to_lowercase())
+                && let Some(singular_term) = query_words(&singular).into_iter().next()
+                && singular_term != term
+                && register().is_lay_term(&singular_term)
+            {
+                c.alternatives.push(Alternative { terms: vec![singular_term], via: Via::Word });
                 continue;
             }
             if let Some(parts) = split {
@@ -1259,6 +1280,22 @@ mod tests {
         // Written without `zu`, the verb fires it as before.
         let plain = plan_over("Telefonat aufnehmen", "aufzunehmen", 50, &["aufnehmen", "Telefonat"], false);
         assert!(plain.expansion.added.iter().any(|(e, _)| e.lay == "Telefonat aufnehmen"));
+    }
+
+    #[test]
+    fn a_plural_in_s_the_stemmer_keeps_fires_the_dictionary_entry_of_its_singular() {
+        use crate::query::text::query_words;
+        // The stemmer keeps the `s` of `Fotos`, so the plural alone never met `Foto veröffentlichen`.
+        assert_ne!(query_words("Fotos"), query_words("Foto"));
+        let plan = plan_over("Nachbar will Fotos von mir veröffentlichen", "Nachbar", 5, &["veröffentlichen"], false);
+        let fired: Vec<&str> = plan.expansion.added.iter().map(|(e, _)| e.lay.as_str()).collect();
+        assert!(fired.contains(&"Foto veröffentlichen"), "{fired:?}");
+        assert_eq!(super::without_plural_s("handys").as_deref(), Some("handy"));
+        assert_eq!(super::without_plural_s("kitas").as_deref(), Some("kita"));
+        // Words that end so and are no plural stay themselves.
+        for word in ["haus", "preis", "bus", "gas", "kurs", "recht"] {
+            assert_eq!(super::without_plural_s(word), None, "{word}");
+        }
     }
 
     #[test]
