@@ -58,7 +58,7 @@ fn main() {
             })
         };
         let (total, is_floor) = search();
-        let n = 30;
+        let n: usize = std::env::var("REPS").ok().and_then(|v| v.parse().ok()).unwrap_or(30);
         let t = Instant::now();
         for _ in 0..n {
             search();

@@ -297,9 +297,17 @@ impl Holders {
 
     /// The documents of `reader` (of `words` × 64 bits) that match.
     fn list(&self, reader: &SegmentReader, words: usize) -> tantivy::Result<Vec<u64>> {
-        Ok(match self {
+        let mut set = vec![0u64; words];
+        self.add_to(reader, &mut set)?;
+        Ok(set)
+    }
+
+    /// Sets in `set` the bits of the documents of `reader` that match: a union's parts write
+    /// into the one set, not each into a set of its own that is then merged (a lay word's
+    /// clause is a union of a dozen terms, each set as large as the index).
+    fn add_to(&self, reader: &SegmentReader, set: &mut [u64]) -> tantivy::Result<()> {
+        match self {
             Holders::Term(t) => {
-                let mut set = vec![0u64; words];
                 let index = reader.inverted_index(t.field())?;
                 if let Some(mut block) = index.read_block_postings(t, IndexRecordOption::Basic)? {
                     loop {
@@ -307,27 +315,25 @@ impl Holders {
                         if docs.is_empty() {
                             break;
                         }
-                        set_bits(&mut set, docs);
+                        set_bits(set, docs);
                         block.advance();
                     }
                 }
-                set
             }
             Holders::Any(parts) => {
-                let mut set = vec![0u64; words];
                 for p in parts {
-                    set.iter_mut().zip(p.list(reader, words)?).for_each(|(a, b)| *a |= b);
+                    p.add_to(reader, set)?;
                 }
-                set
             }
             Holders::All(parts) => {
-                let mut set = vec![u64::MAX; words];
+                let mut all = vec![u64::MAX; set.len()];
                 for p in parts {
-                    set.iter_mut().zip(p.list(reader, words)?).for_each(|(a, b)| *a &= b);
+                    all.iter_mut().zip(p.list(reader, set.len())?).for_each(|(a, b)| *a &= b);
                 }
-                set
+                set.iter_mut().zip(all).for_each(|(a, b)| *a |= b);
             }
-        })
+        }
+        Ok(())
     }
 }
 
