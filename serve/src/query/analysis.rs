@@ -79,7 +79,9 @@ pub enum Via {
     Expansion { lay: String, lay_words: usize },
     /// The index's spelling of a mistyped word.
     TypoCorrection { typed: String },
-    /// The noun of the caller's verb (`erhöhen` → `Erhöhung`; [`verb_nouns`]).
+    /// A noun for the caller's word: the noun of a verb (`erhöhen` → `Erhöhung`; [`verb_nouns`]),
+    /// or the base noun of a form the stemmer keeps apart (`Nachbarin`, `Nachbarn` → `Nachbar`;
+    /// [`base_nouns`]).
     WordForm { noun: String },
     /// The third person of the caller's infinitive (`besitzen` → `besitzt`; [`third_person`]).
     VerbForm { form: String },
@@ -358,15 +360,53 @@ fn without_infix_zu(lower: &str) -> Option<String> {
     })
 }
 
-/// The singular of a plural in `-s` after a vowel (`Fotos` → `Foto`, `Abos` → `Abo`, `Handys` →
-/// `Handy`, `Kitas` → `Kita`): the German stemmer keeps that `s`, since German words rarely end
-/// so, but the loan words people use most do. None for any other word, and for a stem ending
-/// in a diphthong (`Haus`, `Preis`, `Kreuz` is no plural) or shorter than 3 letters (`Bus`).
-fn without_plural_s(lower: &str) -> Option<String> {
-    let singular = lower.strip_suffix('s')?;
-    let diphthong = ["au", "ei", "eu", "ai", "äu"].iter().any(|d| singular.ends_with(d));
-    let vowel_end = singular.ends_with(['a', 'e', 'i', 'o', 'u', 'y']);
-    (vowel_end && !diphthong && singular.chars().count() >= 3).then(|| singular.to_string())
+/// How a noun form the German stemmer keeps apart from its base noun came about.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum NounForm {
+    /// A plural in `-s` after a vowel (`Fotos`, `Abos`, `Handys`, `Kitas`): German words rarely
+    /// end so, but the loan words people use most do.
+    PluralS,
+    /// A plural or dative in `-n` after `r` or `l` (`Nachbarn`, `Regeln`): the stemmer strips
+    /// `-en` and `-ern`, not a bare `-n`.
+    PluralN,
+    /// A feminine in `-in` or `-innen` (`Nachbarin`, `Vermieterinnen`, `Ärztin`): the statutes
+    /// and the dictionary mostly write the masculine.
+    Feminine,
+}
+
+/// The base nouns of a noun form the stemmer keeps apart from them, as surface words (lower
+/// case), each with how it came about; whether a base is a word at all is the caller's check.
+/// None for a stem ending in a diphthong (`Haus`, `Preis`), shorter than 3 letters (`Bus`),
+/// a lower-case verb in `-eln`/`-ern` (`handeln` is no `Handel`), or a feminine base of fewer
+/// than 4 letters or ending in a vowel (`Verein`, `Stein`, `Kamin`).
+fn base_nouns(word: &str) -> Vec<(String, NounForm)> {
+    let lower = word.to_lowercase();
+    let capitalised = word.chars().next().is_some_and(char::is_uppercase);
+    let mut out = Vec::new();
+    if let Some(singular) = lower.strip_suffix('s') {
+        let diphthong = ["au", "ei", "eu", "ai", "äu"].iter().any(|d| singular.ends_with(d));
+        let vowel_end = singular.ends_with(['a', 'e', 'i', 'o', 'u', 'y']);
+        if vowel_end && !diphthong && singular.chars().count() >= 3 {
+            out.push((singular.to_string(), NounForm::PluralS));
+        }
+    }
+    if let Some(singular) = lower.strip_suffix('n')
+        && singular.ends_with(['r', 'l'])
+        && singular.chars().count() >= 4
+        && (capitalised || !(singular.ends_with("er") || singular.ends_with("el")))
+    {
+        out.push((singular.to_string(), NounForm::PluralN));
+    }
+    for suffix in ["innen", "in"] {
+        if let Some(base) = lower.strip_suffix(suffix)
+            && base.chars().count() >= 4
+            && !base.ends_with(['a', 'e', 'i', 'o', 'u', 'y', 'ä', 'ö', 'ü'])
+        {
+            out.push((base.to_string(), NounForm::Feminine));
+            break;
+        }
+    }
+    out
 }
 
 /// Prefixes a past participle carries instead of `ge-` (`beschädigt`, `verjährt`, `erhöht`,
@@ -663,14 +703,20 @@ impl QueryPlan {
                 c.alternatives.push(Alternative { terms: vec![plain_term], via: Via::Word });
                 continue;
             }
-            // `Fotos` fires the entries of `Foto`: a plural in `-s` the stemmer keeps is matched
-            // as its singular when a dictionary entry names that (only then: `Glas` is no `Gla`).
-            if let Some(singular) = without_plural_s(&c.word.to_lowercase())
-                && let Some(singular_term) = query_words(&singular).into_iter().next()
-                && singular_term != term
-                && register().is_lay_term(&singular_term)
-            {
-                c.alternatives.push(Alternative { terms: vec![singular_term], via: Via::Word });
+            // `Fotos`, `Nachbarn` and `Nachbarin` fire the entries of `Foto` and `Nachbar`: a noun
+            // form the stemmer keeps apart is matched as its base noun when a dictionary entry
+            // names that, or, but for a plural in `-s` (`Glas` is no `Gla`), when the statutes
+            // write the base more often (`Vermieterin` finds the `Vermieter` of § 551 BGB).
+            let base = base_nouns(&c.word).into_iter().find_map(|(base, form)| {
+                let base_term = query_words(&base).into_iter().next()?;
+                let known = register().is_lay_term(&base_term)
+                    || (form != NounForm::PluralS && vocabulary.doc_freq(&base_term) >= PART_MIN_DOCS.max(df + 1));
+                (base_term != term && known).then_some((base, base_term))
+            });
+            if let Some((base, base_term)) = base {
+                let mut letters = base.chars();
+                let noun = letters.next().map(|f| f.to_uppercase().chain(letters).collect()).unwrap_or_default();
+                c.alternatives.push(Alternative { terms: vec![base_term], via: Via::WordForm { noun } });
                 continue;
             }
             if let Some(parts) = split {
@@ -1283,18 +1329,29 @@ mod tests {
     }
 
     #[test]
-    fn a_plural_in_s_the_stemmer_keeps_fires_the_dictionary_entry_of_its_singular() {
+    fn a_plural_in_s_or_n_and_a_feminine_fire_the_dictionary_entries_of_their_base_noun() {
         use crate::query::text::query_words;
         // The stemmer keeps the `s` of `Fotos`, so the plural alone never met `Foto veröffentlichen`.
         assert_ne!(query_words("Fotos"), query_words("Foto"));
         let plan = plan_over("Nachbar will Fotos von mir veröffentlichen", "Nachbar", 5, &["veröffentlichen"], false);
         let fired: Vec<&str> = plan.expansion.added.iter().map(|(e, _)| e.lay.as_str()).collect();
         assert!(fired.contains(&"Foto veröffentlichen"), "{fired:?}");
-        assert_eq!(super::without_plural_s("handys").as_deref(), Some("handy"));
-        assert_eq!(super::without_plural_s("kitas").as_deref(), Some("kita"));
-        // Words that end so and are no plural stay themselves.
-        for word in ["haus", "preis", "bus", "gas", "kurs", "recht"] {
-            assert_eq!(super::without_plural_s(word), None, "{word}");
+        let bases = |w: &str| super::base_nouns(w).into_iter().map(|(b, _)| b).collect::<Vec<_>>();
+        assert_eq!(bases("Handys"), ["handy"]);
+        assert_eq!(bases("Kitas"), ["kita"]);
+        assert_eq!(bases("Nachbarn"), ["nachbar"]);
+        assert_eq!(bases("Regeln"), ["regel"]);
+        assert_eq!(bases("Nachbarin"), ["nachbar"]);
+        assert_eq!(bases("Vermieterinnen"), ["vermieter"]);
+        // Words that end so and are no such form stay themselves.
+        for word in ["Haus", "Preis", "Bus", "Gas", "Kurs", "Recht", "handeln", "wandern", "Verein", "Stein", "Kamin"] {
+            assert!(bases(word).is_empty(), "{word}: {:?}", bases(word));
+        }
+        // `Nachbarin` and `Nachbarn` fire `Baum Nachbar` (§ 910 BGB) as `Nachbar` does.
+        for query in ["Baum der Nachbarin", "Baum des Nachbarn"] {
+            let plan = plan_over(query, "Grundstück", 5, &["Baum", "Nachbar"], false);
+            let fired: Vec<&str> = plan.expansion.added.iter().map(|(e, _)| e.lay.as_str()).collect();
+            assert!(fired.contains(&"Baum Nachbar"), "{query}: {fired:?}");
         }
     }
 

@@ -114,8 +114,10 @@ pub struct JoinedCompound {
     pub term: String,
 }
 
-/// A word searched also as its noun: statutes name an act (`Erhöhung`, `Pfändung`) where
-/// people use the verb (`erhöhen`, `gepfändet`).
+/// A word searched also as a noun: statutes name an act (`Erhöhung`, `Pfändung`) where
+/// people use the verb (`erhöhen`, `gepfändet`), and the base noun where people write a plural
+/// or feminine form the stemmer keeps apart (`Nachbarn`, `Nachbarin` → `Nachbar`; `Fotos` →
+/// `Foto`).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct WordForm {
     pub word: String,
