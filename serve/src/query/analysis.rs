@@ -80,8 +80,9 @@ pub enum Via {
     /// The index's spelling of a mistyped word.
     TypoCorrection { typed: String },
     /// A noun for the caller's word: the noun of a verb (`erhöhen` → `Erhöhung`; [`verb_nouns`]),
-    /// or the base noun of a form the stemmer keeps apart (`Nachbarin`, `Nachbarn` → `Nachbar`;
-    /// [`base_nouns`]).
+    /// the base noun of a form the stemmer keeps apart (`Nachbarin`, `Nachbarn` → `Nachbar`;
+    /// [`base_nouns`]), or the word an everyday word stands for (`Tochter` → `Kind`;
+    /// [`crate::query::synonyms`]).
     WordForm { noun: String },
     /// The third person of the caller's infinitive (`besitzen` → `besitzt`; [`third_person`]).
     VerbForm { form: String },
@@ -701,6 +702,15 @@ impl QueryPlan {
                     || register().is_lay_term(&plain_term))
             {
                 c.alternatives.push(Alternative { terms: vec![plain_term], via: Via::Word });
+                continue;
+            }
+            // `Tochter` is a `Kind` and `Papa` a `Vater` ([`crate::query::synonyms`]): the word
+            // stood for is searched too and fires the dictionary's entries, as the caller's does.
+            if let Some(target) = crate::query::synonyms::stands_for(&term)
+                && let Some(target_term) = query_words(target).into_iter().next()
+            {
+                c.alternatives
+                    .push(Alternative { terms: vec![target_term], via: Via::WordForm { noun: target.to_string() } });
                 continue;
             }
             // `Fotos`, `Nachbarn` and `Nachbarin` fire the entries of `Foto` and `Nachbar`: a noun
@@ -1353,6 +1363,23 @@ mod tests {
             let fired: Vec<&str> = plan.expansion.added.iter().map(|(e, _)| e.lay.as_str()).collect();
             assert!(fired.contains(&"Baum Nachbar"), "{query}: {fired:?}");
         }
+    }
+
+    #[test]
+    fn an_everyday_word_searches_and_fires_as_the_word_it_stands_for() {
+        use crate::query::text::query_words;
+        // "Kind sehen" (§ 1684 BGB) names `Kind`; the caller wrote `Tochter`.
+        let plan = plan_over("Ex lässt mich meine Tochter nicht sehen", "sehen", 5, &["Kind"], false);
+        let fired: Vec<&str> = plan.expansion.added.iter().map(|(e, _)| e.lay.as_str()).collect();
+        assert!(fired.contains(&"Kind sehen"), "{fired:?}");
+        let daughter = plan.concepts.iter().find(|c| c.word == "Tochter").unwrap();
+        assert!(
+            daughter
+                .alternatives
+                .iter()
+                .any(|a| a.terms == query_words("Kind") && matches!(&a.via, Via::WordForm { noun } if noun == "Kind")),
+            "{daughter:?}"
+        );
     }
 
     #[test]

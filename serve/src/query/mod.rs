@@ -19,4 +19,5 @@ pub mod law_search;
 pub mod passage_runs;
 pub mod section_walk;
 pub mod snippets;
+pub mod synonyms;
 pub mod text;

@@ -117,7 +117,8 @@ pub struct JoinedCompound {
 /// A word searched also as a noun: statutes name an act (`Erhöhung`, `Pfändung`) where
 /// people use the verb (`erhöhen`, `gepfändet`), and the base noun where people write a plural
 /// or feminine form the stemmer keeps apart (`Nachbarn`, `Nachbarin` → `Nachbar`; `Fotos` →
-/// `Foto`).
+/// `Foto`), and the word an everyday word stands for (`Tochter` → `Kind`, `Chef` →
+/// `Arbeitgeber`).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct WordForm {
     pub word: String,
