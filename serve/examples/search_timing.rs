@@ -2,7 +2,8 @@
 //! current generation, one thread, no HTTP: what a change to search costs, apart from transport
 //! and load.
 //!   cargo run --release -p serve --example search_timing -- DATA_DIR [QUERY... | QUERIES.jsonl]
-//! (`NOEXPAND=1`: without the legal-register expansion; `SORT=date` or `SORT=most_cited`:
+//! (`REPS=N`: each query searched N times, 30 by default, e.g. many more under `perf record`;
+//! `NOEXPAND=1`: without the legal-register expansion; `SORT=date` or `SORT=most_cited`:
 //! decisions in that order; a `.jsonl` argument reads each line's `query`, e.g.
 //! `../shared/benchmarks/lay-dev.jsonl`.)
 use std::time::Instant;
