@@ -662,10 +662,6 @@ impl QueryPlan {
             let term = c.alternatives[0].terms[0].clone();
             let df = vocabulary.doc_freq(&term);
             let folded = extract::courts::fold(&c.word);
-            let mut split = None;
-            if folded.chars().count() >= COMPOUND_MIN_CHARS && df < COMMON_WORD_DOCS {
-                split = vocabulary.split_compound(&folded).filter(|parts| parts.len() > 1);
-            }
             // Statutes name the act (`Erhöhung`, `Pfändung`, `Befristung`) where people use the
             // verb (`erhöhen`, `gepfändet`, `befristeter`): its noun is one more way to match it,
             // when the statutes use that noun.
@@ -706,11 +702,11 @@ impl QueryPlan {
             }
             // `Tochter` is a `Kind` and `Papa` a `Vater` ([`crate::query::synonyms`]): the word
             // stood for is searched too and fires the dictionary's entries, as the caller's does.
-            if let Some(target) = crate::query::synonyms::stands_for(&term)
-                && let Some(target_term) = query_words(target).into_iter().next()
-            {
-                c.alternatives
-                    .push(Alternative { terms: vec![target_term], via: Via::WordForm { noun: target.to_string() } });
+            if let Some(target) = crate::query::synonyms::stands_for(&term) {
+                c.alternatives.push(Alternative {
+                    terms: vec![target.term.clone()],
+                    via: Via::WordForm { noun: target.word.clone() },
+                });
                 continue;
             }
             // `Fotos`, `Nachbarn` and `Nachbarin` fire the entries of `Foto` and `Nachbar`: a noun
@@ -729,6 +725,11 @@ impl QueryPlan {
                 c.alternatives.push(Alternative { terms: vec![base_term], via: Via::WordForm { noun } });
                 continue;
             }
+            // Split only now: a word matched as its verb without `zu`, the word it stands for or
+            // its base noun has gone on above, and the split is the analysis' dearest look-up.
+            let split = (folded.chars().count() >= COMPOUND_MIN_CHARS && df < COMMON_WORD_DOCS)
+                .then(|| vocabulary.split_compound(&folded).filter(|parts| parts.len() > 1))
+                .flatten();
             if let Some(parts) = split {
                 let whole_in_statutes = df >= PART_MIN_DOCS;
                 c.alternatives.push(Alternative { terms: parts, via: Via::CompoundParts { whole_in_statutes } });

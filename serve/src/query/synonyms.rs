@@ -18,19 +18,26 @@ use crate::query::text::query_words;
 /// The table as shipped.
 pub const SYNONYMS_TSV: &str = include_str!("../../data/lay-synonyms.tsv");
 
-/// By the everyday word's index term: the word it stands for, as written in the table.
-static STANDS_FOR: LazyLock<HashMap<String, String>> =
+/// A word an everyday word stands for: as the table writes it, and its index term.
+#[derive(Debug, PartialEq)]
+pub struct StoodFor {
+    pub word: String,
+    pub term: String,
+}
+
+/// By the everyday word's index term: the word it stands for.
+static STANDS_FOR: LazyLock<HashMap<String, StoodFor>> =
     LazyLock::new(|| parse(SYNONYMS_TSV).expect("serve/data/lay-synonyms.tsv is well-formed"));
 
 /// The word `term` (an index term of the caller's word) stands for, if the table names one.
-pub fn stands_for(term: &str) -> Option<&'static str> {
-    STANDS_FOR.get(term).map(String::as_str)
+pub fn stands_for(term: &str) -> Option<&'static StoodFor> {
+    STANDS_FOR.get(term)
 }
 
-/// The table: each line's everyday word (as its index term) and the word it stands for. An
-/// error names the line: a missing column, a word of several terms, a word standing for itself
-/// or named twice.
-fn parse(text: &str) -> Result<HashMap<String, String>, String> {
+/// The table: each line's everyday word (as its index term) and the word it stands for (its
+/// index term worked out once, here). An error names the line: a missing column, a word of
+/// several terms, a word standing for itself or named twice.
+fn parse(text: &str) -> Result<HashMap<String, StoodFor>, String> {
     let mut out = HashMap::new();
     for (n, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l)) {
         if line.starts_with('#') || line.trim().is_empty() {
@@ -48,7 +55,7 @@ fn parse(text: &str) -> Result<HashMap<String, String>, String> {
         if term == target_term {
             return Err(format!("line {n}: {word:?} stands for itself"));
         }
-        if out.insert(term, target.to_string()).is_some() {
+        if out.insert(term, StoodFor { word: target.to_string(), term: target_term }).is_some() {
             return Err(format!("line {n}: {word:?} is named twice"));
         }
     }
@@ -62,7 +69,7 @@ mod tests {
     #[test]
     fn the_shipped_table_parses_and_a_bad_line_is_refused_with_its_number() {
         let table = parse(SYNONYMS_TSV).unwrap();
-        assert_eq!(table.get(&query_words("Tochter")[0]).map(String::as_str), Some("Kind"));
+        assert_eq!(table.get(&query_words("Tochter")[0]).map(|t| t.word.as_str()), Some("Kind"));
         assert!(parse("Papa\tVater\t\nPapa\tMutter\t").unwrap_err().starts_with("line 2"));
         assert!(parse("Kind\tKinder\t").unwrap_err().contains("itself"));
         assert!(parse("Papa\tVater Mutter\t").unwrap_err().contains("one word"));
