@@ -13,7 +13,7 @@
 //! raised recall@5 and MRR@10 on every set up to 2, little past it; 2 leaves the text's
 //! evidence room to rank another § first.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use index::Generation;
@@ -22,6 +22,7 @@ use crate::contract::answer::ToolError;
 use crate::query::expansion::{QueryExpansion, RegisterEntry, SourceRole, register};
 use crate::query::identifiers::{find_section, parse_section_citation, resolve_book};
 use crate::store::kept::PerGeneration;
+use crate::store::laws::Law;
 
 /// How much a fired entry's § is lifted: its score is multiplied by this. Once the dictionary
 /// held 2,954 situation entries more than when it was 2, 2.5 raised the read question sets'
@@ -30,9 +31,10 @@ use crate::store::kept::PerGeneration;
 pub const ANSWER_LIFT: f32 = 2.5;
 
 /// The section id of each source the dictionary names, in one generation (None: this
-/// generation does not hold it).
+/// generation does not hold it), and the laws those sources name.
 pub struct DictionaryAnswers {
     by_source: HashMap<String, Option<u64>>,
+    laws: HashSet<i64>,
 }
 
 impl DictionaryAnswers {
@@ -41,21 +43,28 @@ impl DictionaryAnswers {
         KEPT.get(g, DictionaryAnswers::load)
     }
 
-    /// Looks up each distinct source once (about 2,300 of them), at the generation's first
-    /// statute search that fires an entry.
+    /// Looks up each distinct source once (about 3,600 of them, of 264 laws, each law once),
+    /// at the generation's first statute search.
     fn load(g: &Generation) -> Result<DictionaryAnswers, ToolError> {
         let mut by_source = HashMap::new();
+        let mut law_of_book: HashMap<String, Option<Law>> = HashMap::new();
         for e in register().entries.iter().filter(|e| e.source_role == SourceRole::Answers) {
             if by_source.contains_key(&e.source) {
                 continue;
             }
             let id = parse_section_citation(&e.source).and_then(|(designation, book)| {
-                let law = resolve_book(g, &book).ok()?;
-                find_section(g, &law, &designation).ok().map(|s| s.id as u64)
+                let law = law_of_book.entry(book).or_insert_with_key(|book| resolve_book(g, book).ok()).as_ref()?;
+                find_section(g, law, &designation).ok().map(|s| s.id as u64)
             });
             by_source.insert(e.source.clone(), id);
         }
-        Ok(DictionaryAnswers { by_source })
+        let laws = law_of_book.into_values().flatten().map(|law| law.id).collect();
+        Ok(DictionaryAnswers { by_source, laws })
+    }
+
+    /// The laws some entry names as its answer's (those this generation holds).
+    pub fn laws(&self) -> &HashSet<i64> {
+        &self.laws
     }
 
     /// The sections the query's fired entries answer with, each with the lay words of the
@@ -101,6 +110,7 @@ mod tests {
                 (specific.source.clone(), Some(32)),
                 (other.source.clone(), Some(551)),
             ]),
+            laws: HashSet::new(),
         };
         let fired = |entries: &[&RegisterEntry]| {
             let mut e = QueryExpansion::not_applied("q", ExpansionStatus::Applied, ExpansionReason::NoEntryMatched);

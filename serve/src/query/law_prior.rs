@@ -67,16 +67,9 @@ impl LawPrior {
     }
 
     fn load(g: &Generation) -> Result<LawPrior, ToolError> {
-        let mut books = std::collections::HashSet::new();
-        for e in crate::query::expansion::register().entries.iter() {
-            if e.source_role == crate::query::expansion::SourceRole::Answers
-                && let Some((_, book)) = crate::query::identifiers::parse_section_citation(&e.source)
-            {
-                books.insert(book);
-            }
-        }
-        let register_laws: std::collections::HashSet<i64> =
-            books.iter().filter_map(|b| crate::query::identifiers::resolve_book(g, b).ok()).map(|l| l.id).collect();
+        // Loaded here at the generation's first search (the lift of fired entries reads it too).
+        let answers = crate::query::dictionary_answers::DictionaryAnswers::of(g)?;
+        let register_laws = answers.laws();
         g.store
             .with(|c| {
                 let has = |t: &str| -> rusqlite::Result<bool> {
