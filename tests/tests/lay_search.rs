@@ -151,7 +151,12 @@ fn an_everyday_word_is_never_a_typo_and_counts_less_and_the_answer_says_so() {
         everyday.iter().filter(|w| w["word"] == json!("Diebstahl")).all(|w| w["weight"].as_f64().unwrap() > 0.95),
         "{a}"
     );
-    assert_eq!(top(&v, 1), vec![("StGB".to_string(), "242".to_string())], "{:?}", top(&v, 5));
+    // The weighing alone (without the dictionary, whose entries for shoplifting vote for
+    // § 248a StGB with `Diebstahl` and `erwischt`) ranks § 242 StGB first.
+    let plain =
+        sample.search("search_laws", json!({"query": "einfach beim Diebstahl erwischt", "expand_query": false}));
+    assert_eq!(top(&plain, 1), vec![("StGB".to_string(), "242".to_string())], "{:?}", top(&plain, 5));
+    assert!(has(&v, 2, "StGB", "242"), "{:?}", top(&v, 5));
     // A misspelt word that is no everyday word is still corrected.
     let v = sample.search("search_laws", json!({"query": "Diebstahll"}));
     assert_eq!(v["query_analysis"]["typo_corrections"][0]["typed"], json!("Diebstahll"), "{}", v["query_analysis"]);
@@ -342,6 +347,29 @@ fn a_dictionary_lay_word_is_matched_through_its_entry_and_never_corrected_as_a_t
     let v = sample.search("search_laws", json!({"query": "Stalking einer Ex-Partnerin", "limit": 5}));
     assert_eq!(v["query_analysis"]["typo_corrections"], json!([]), "{}", v["query_analysis"]);
     assert!(has(&v, 2, "StGB", "238"), "{:?}", top(&v, 5));
+}
+
+#[test]
+fn words_that_the_entries_answering_with_a_section_hold_together_vote_for_it_though_no_entry_fired() {
+    let sample = Sample::start();
+    // No entry's lay words are all in the question, but `Miete` and `Inflation` are lay words
+    // of § 557b BGB's (Indexmiete) entries: they vote for it, it ranks first, the row says so.
+    let q = "Miete an die Inflation koppeln";
+    let v = sample.search("search_laws", json!({"query": q, "limit": 10}));
+    assert_eq!(top(&v, 1), vec![("BGB".to_string(), "557b".to_string())], "{v}");
+    let first = &v["results"][0]["matched_by"];
+    assert_eq!(first["dictionary_vote"]["words"], json!(["Miete", "Inflation"]), "{first}");
+    assert!(first["dictionary_vote"]["lift"].as_f64().unwrap() > 1.0, "{first}");
+    assert!(first.get("dictionary_answer_to").is_none(), "no entry fired for it: {first}");
+    // Without the dictionary nothing votes, and the words alone do not rank it first.
+    let plain = sample.search("search_laws", json!({"query": q, "limit": 10, "expand_query": false}));
+    let rows = plain["results"].as_array().unwrap();
+    assert!(rows.iter().all(|r| r["matched_by"].get("dictionary_vote").is_none()), "{plain}");
+    assert_ne!(top(&plain, 1), top(&v, 1), "{plain}");
+    // One word of those lay words alone votes for nothing.
+    let v = sample.search("search_laws", json!({"query": "Inflation", "limit": 10}));
+    let rows = v["results"].as_array().unwrap();
+    assert!(rows.iter().all(|r| r["matched_by"].get("dictionary_vote").is_none()), "{v}");
 }
 
 #[test]

@@ -129,6 +129,10 @@ pub struct QueryPlan {
     pub dropped_words: Vec<String>,
     /// Words with no match in the index, no split and no correction.
     pub unknown_words: Vec<String>,
+    /// Each word that can fire dictionary entries, with the terms it fires them by (empty when
+    /// the dictionary was not consulted): what [`crate::query::dictionary_answers`] counts the
+    /// entries' lay words against.
+    pub lay_words: Vec<(String, Vec<String>)>,
 }
 
 /// Document frequencies and spelling neighbours from one index's vocabulary, for one query
@@ -768,6 +772,7 @@ impl QueryPlan {
             expansion: QueryExpansion::not_applied(query, ExpansionStatus::Abstained, ExpansionReason::NoEntryMatched),
             dropped_words,
             unknown_words,
+            lay_words: Vec::new(),
         };
         if plan.concepts.is_empty() {
             plan.expansion = QueryExpansion::not_applied(query, ExpansionStatus::Skipped, ExpansionReason::EmptyQuery);
@@ -840,11 +845,16 @@ impl QueryPlan {
         let held = self.all_terms();
         // A lay word counts when the caller's words hold it, except as a part of a compound the
         // statutes write whole: `Mahnbescheid` is no `Bescheid` to expand.
-        let lay_held: BTreeSet<String> = self
+        self.lay_words = self
             .concepts
             .iter()
-            .flat_map(|c| c.alternatives.iter().filter(|a| fires_entries(a)).flat_map(|a| a.terms.iter().cloned()))
+            .map(|c| {
+                let terms = c.alternatives.iter().filter(|a| fires_entries(a)).flat_map(|a| a.terms.iter().cloned());
+                (c.word.clone(), terms.collect::<BTreeSet<String>>().into_iter().collect::<Vec<String>>())
+            })
+            .filter(|(_, terms)| !terms.is_empty())
             .collect();
+        let lay_held: BTreeSet<String> = self.lay_words.iter().flat_map(|(_, terms)| terms.iter().cloned()).collect();
         let mut added = Vec::new();
         let mut held_back = Vec::new();
         for entry in register().matching(&lay_held) {
@@ -1299,6 +1309,7 @@ mod tests {
             ),
             dropped_words: Vec::new(),
             unknown_words: Vec::new(),
+            lay_words: Vec::new(),
         }
     }
 

@@ -6,7 +6,7 @@
 
 use crate::contract::answer::ToolError;
 use crate::contract::answers::{
-    BookFilter, CitedByDecisions, HighlightedSnippet, LawMatch, LawSearchRow, MatchedVia, MatchedWord,
+    BookFilter, CitedByDecisions, DictionaryVote, HighlightedSnippet, LawMatch, LawSearchRow, MatchedVia, MatchedWord,
     SearchLawsAnswer, SearchSuggestion, SuggestionKind,
 };
 use crate::contract::args::SearchLawsArgs;
@@ -99,6 +99,12 @@ pub fn search_laws_lifted(
     } else {
         DictionaryAnswers::of(g)?.answers(&plan.expansion)
     });
+    // The §§ the dictionary's lay words vote for, lifted too.
+    let votes = std::sync::Arc::new(if plan.lay_words.len() < 2 {
+        Default::default()
+    } else {
+        DictionaryAnswers::of(g)?.votes(&plan.lay_words)
+    });
     let mut match_mode = MatchMode::AllTerms;
     let mut rows = Vec::new();
     let mut total = 0usize;
@@ -122,15 +128,18 @@ pub fn search_laws_lifted(
         ];
         let clauses = plan_walk_clauses(&plan, &fields, law_clause);
         let tweak = |segment: &tantivy::SegmentReader| -> tantivy::Result<Tweak> {
-            let (by_doc, lift, answers) = (prior.segment(segment)?, lift.clone(), answers.clone());
+            let (by_doc, lift, answers, votes) =
+                (prior.segment(segment)?, lift.clone(), answers.clone(), votes.clone());
             let answer_lift = if answers.is_empty() { 1.0 } else { ANSWER_LIFT };
-            let max_factor = by_doc.max_factor * lift.max_factor() * answer_lift;
+            let vote_lift = votes.values().map(|v| v.lift).fold(1.0, f32::max);
+            let max_factor = by_doc.max_factor * lift.max_factor() * answer_lift * vote_lift;
             let apply = move |doc: DocId, score: Score| {
                 let at = doc as usize;
                 let section = by_doc.section[at];
                 let lifted = if lift.cited.is_empty() { 1.0 } else { lift.factor(section) };
                 let answer = if answers.contains_key(&section) { ANSWER_LIFT } else { 1.0 };
-                score * by_doc.factor[at] * lifted * answer
+                let voted = if votes.is_empty() { 1.0 } else { votes.get(&section).map_or(1.0, |v| v.lift) };
+                score * by_doc.factor[at] * lifted * answer * voted
             };
             Ok(Tweak { apply: Box::new(apply), max_factor })
         };
@@ -246,9 +255,15 @@ pub fn search_laws_lifted(
             let (section_n, law_n) = prior.citing(s.id, law.id);
             let cited = prior.has_citations().then_some(CitedByDecisions { section: section_n, law: law_n });
             let mut matched = matched_by(&mut holdings, addr, &plan, &f, cited);
-            if let LawMatch::Words { cited_by_decision_results, dictionary_answer_to, .. } = &mut matched {
+            if let LawMatch::Words { cited_by_decision_results, dictionary_answer_to, dictionary_vote, .. } =
+                &mut matched
+            {
                 *cited_by_decision_results = lift.cited.get(&(s.id as u64)).copied();
                 *dictionary_answer_to = answers.get(&(s.id as u64)).cloned();
+                *dictionary_vote = votes.get(&(s.id as u64)).map(|v| DictionaryVote {
+                    words: v.words.clone(),
+                    lift: (f64::from(v.lift) * 100.0).round() / 100.0,
+                });
             }
             rows.push(result_row(&law, &s, Some(score), matched, frag.text, frag.highlights));
         }
@@ -456,6 +471,7 @@ fn matched_by(
         cited_by_decisions,
         cited_by_decision_results: None,
         dictionary_answer_to: None,
+        dictionary_vote: None,
     }
 }
 

@@ -186,7 +186,21 @@ pub enum LawMatch {
         /// absent when none does.
         #[serde(skip_serializing_if = "Option::is_none")]
         dictionary_answer_to: Option<Vec<String>>,
+        /// The query's words (two or more) that the lay words of the legal-register entries
+        /// naming this § as their answer hold, of one entry or several, which lifted it in the
+        /// ranking; absent when they do not.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        dictionary_vote: Option<DictionaryVote>,
     },
+}
+
+/// The query's words that vote for a § through the dictionary's lay words, and what they lift
+/// its score by.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct DictionaryVote {
+    pub words: Vec<String>,
+    /// The factor the score is multiplied by (1 + 6 for the § of most votes, less for others).
+    pub lift: f64,
 }
 
 /// One query word a row holds, and how.
