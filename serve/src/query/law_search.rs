@@ -168,7 +168,14 @@ pub fn search_laws_lifted(
         let few = limits.any_word_when_every_at_most.is_some_and(|n| count <= n);
         // When few hold every word, the sections holding any word are pooled instead, which
         // include those missing one.
-        let relaxed = if few { Some(walk.take_any_word(&searcher, &tweak)?) } else { None };
+        // Pooled below, a section holding none of the words scores nothing (its share of the
+        // words held), so with a page of sections holding some, those holding only added
+        // terms are counted, not ranked.
+        let relaxed = if few {
+            Some(walk.take_any_word_holding_a_required_clause(&searcher, &clauses, limit, &tweak)?)
+        } else {
+            None
+        };
         let soft = if few { None } else { walk.all_but_one };
         // The counts of the pooled modes (all but one, any), when sections missing words are pooled.
         let mut pooled = None;

@@ -17,7 +17,9 @@
 //!
 //! Under a filter every mode also needs the filter's clause, which is then scored too. The
 //! sections holding only the ranking clause matter only to "any", and a walk led by the
-//! required clauses leaves them to [`SectionWalk::take_any_word`].
+//! required clauses leaves them to [`SectionWalk::take_any_word`], or, for a caller whose
+//! ranking gives them nothing, only counts them from their postings
+//! ([`SectionWalk::take_any_word_holding_a_required_clause`]).
 //!
 //! With 3 required clauses or more, the sections holding each are first listed unscored (one
 //! bit set per clause, the smallest clause first) and counted; when the caller will not rank
@@ -105,6 +107,9 @@ pub struct SectionWalk {
     pub sections_holding: Option<Vec<u64>>,
     weights: ClauseWeights,
     any_limit: usize,
+    /// Per segment, the sections a walk led by the required clauses visited (those holding
+    /// one), as bits; empty when it was led otherwise.
+    holding_required: Vec<Vec<u64>>,
 }
 
 /// The score tweak of one segment (the caller's prior), applied before ranking.
@@ -407,7 +412,17 @@ pub fn walk_sections(
         Some(s) => (Lead::Listed, s.all_but_one.as_slice()),
         None => (lead, &[][..]),
     };
+    let mut holding_required: Vec<Vec<u64>> = match lead {
+        Lead::Required => {
+            searcher.segment_readers().iter().map(|r| vec![0u64; (r.max_doc() as usize).div_ceil(64)]).collect()
+        }
+        _ => Vec::new(),
+    };
     walk(searcher, &weights, lead, listed_sets, tweak, |hit, n_held, ranking_held| {
+        if let Some(set) = holding_required.get_mut(hit.addr.segment_ord as usize) {
+            let doc = hit.addr.doc_id as usize;
+            set[doc / 64] |= 1 << (doc % 64);
+        }
         let in_every = n_held == required && (required > 0 || ranking_held || lead == Lead::Filter);
         if in_every {
             every.push(&hit);
@@ -443,6 +458,7 @@ pub fn walk_sections(
         sections_holding: (lead != Lead::Filter).then_some(holding),
         weights,
         any_limit: limits.any_word,
+        holding_required,
     })
 }
 
@@ -470,6 +486,34 @@ impl SectionWalk {
             self.any_word = Ranked { top, count: self.any_word.count + more.count };
             self.any_word_walked = AnyWordWalked::All;
         }
+        Ok(std::mem::take(&mut self.any_word))
+    }
+
+    /// As [`SectionWalk::take_any_word`], for a caller whose ranking gives a section holding
+    /// no required clause nothing (`search_laws` multiplies a pooled section's score by the
+    /// share of the words it holds): once `page` sections or more hold a required clause,
+    /// those holding only ranking clauses are counted from their postings, not walked and
+    /// ranked. That walk was a third of a lay question's search when a dictionary entry
+    /// added a common term (`Anspruch`: 7,000 sections holding none of the words).
+    pub fn take_any_word_holding_a_required_clause(
+        &mut self,
+        searcher: &Searcher,
+        clauses: &WalkClauses,
+        page: usize,
+        tweak: &SegmentTweak<'_>,
+    ) -> tantivy::Result<Ranked> {
+        let ranking = clauses.ranking.as_ref().and_then(|q| Holders::of(q.as_ref()));
+        let walked_required = self.any_word_walked == AnyWordWalked::Required && !self.holding_required.is_empty();
+        let Some(ranking) = ranking.filter(|_| walked_required && self.any_word.count >= page) else {
+            return self.take_any_word(searcher, tweak);
+        };
+        let mut only_ranking = 0usize;
+        for (reader, holding) in searcher.segment_readers().iter().zip(&self.holding_required) {
+            let set = ranking.list(reader, holding.len())?;
+            only_ranking += set.iter().zip(holding).map(|(r, h)| (r & !h).count_ones() as usize).sum::<usize>();
+        }
+        self.any_word.count += only_ranking;
+        self.any_word_walked = AnyWordWalked::All;
         Ok(std::mem::take(&mut self.any_word))
     }
 }
@@ -822,6 +866,24 @@ mod tests {
             same("all but one", walk.all_but_one.as_ref().unwrap(), expect(&soft, 9));
             let any_word = walk.take_any_word(&searcher, &tweak).unwrap();
             same("any word", &any_word, expect(&any, 11));
+            // The sections holding only the ranking clause counted, not ranked: the same count,
+            // and the ranking of those holding a required one, after a walk led by the required
+            // clauses (not listed); else, or when fewer than a page hold one, as above.
+            if !filtered {
+                let again = || walk_sections(&searcher, &clauses, limits(any_word_when_every_at_most), &tweak).unwrap();
+                let got = again().take_any_word_holding_a_required_clause(&searcher, &clauses, 11, &tweak).unwrap();
+                let holding_one = BooleanQuery::new(vec![(Occur::Should, ranking()), (Occur::Must, union(required()))]);
+                let (top, count) = expect(&any, 11);
+                if any_word_when_every_at_most == Some(usize::MAX) {
+                    same("any word, only ranking counted", &got, (expect(&holding_one, 11).0, count));
+                    assert!(expect(&holding_one, 1).1 < count, "some sections hold only the ranking clause");
+                } else {
+                    same("any word, listed first", &got, (top, count));
+                }
+                let whole_page =
+                    again().take_any_word_holding_a_required_clause(&searcher, &clauses, usize::MAX, &tweak);
+                same("any word, a page not full", &whole_page.unwrap(), expect(&any, 11));
+            }
             // The modes differ here, and each keeps fewer than it counts.
             let soft_count = walk.all_but_one.as_ref().unwrap().count;
             assert!(7 < walk.every_word.count && walk.every_word.count < soft_count && soft_count < any_word.count);
