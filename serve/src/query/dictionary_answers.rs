@@ -111,8 +111,9 @@ impl DictionaryAnswers {
     /// alike, which single out none).
     ///
     /// Why: an entry fires only when the query holds all its lay words, and people tell one
-    /// situation in many ways: "Miete an die Inflation koppeln" fires none of § 557b BGB's
-    /// entries, but `Miete` and `Inflation` are both lay words of them.
+    /// situation in many ways: "wie lange muss man getrennt leben, bevor man sich scheiden
+    /// lassen kann" fires none of § 1566 BGB's entries, but `getrennt` and `scheiden` are lay
+    /// words of them.
     pub fn votes(&self, words: &[(String, Vec<String>)]) -> BTreeMap<u64, Vote> {
         let mut tally: HashMap<u64, (f32, Vec<usize>)> = HashMap::new();
         for (i, (_, terms)) in words.iter().enumerate() {
