@@ -263,8 +263,8 @@ mod tests {
         assert_eq!(both[&1].weight, v[&1].weight);
         // Five sections that the same two common words vote for alike are none of them lifted.
         assert!(d.votes(&[word("Mieter", &["mieter"]), word("Wohnung", &["wohnung"])]).is_empty());
-        // Three words: § 1 holds all three, the others two; the best is lifted most, the others
-        // in proportion, and the tie of sections 2-6 at the cut leaves them all out.
+        // Three words: § 1 gets the rare `Inflation` and `Miete`, sections 2-6 the common
+        // `Miete` and `Wohnung` alike; their tie at the cut leaves them all out.
         let v = d.votes(&[word("Miete", &["miet"]), word("Inflation", &["inflation"]), word("Wohnung", &["wohnung"])]);
         assert_eq!(v.keys().copied().collect::<Vec<_>>(), [1]);
         let v = d.votes(&[word("Index", &["index"]), word("Miete", &["miet"]), word("Inflation", &["inflation"])]);
