@@ -373,6 +373,30 @@ fn words_that_the_entries_answering_with_a_section_hold_together_vote_for_it_tho
 }
 
 #[test]
+fn the_first_rows_do_not_depend_on_the_page_size() {
+    let sample = Sample::start();
+    // Whether the sections holding only some of the words are ranked was decided against the
+    // page's size, so a page of 2 ranked from other sections than a page of 10.
+    // ("Mietvertrag auf fünf Jahre befristen": § 578 BGB first on a page of 2, § 575 on one
+    // of 10.)
+    for q in [
+        "Mietvertrag auf fünf Jahre befristen",
+        "gelben Brief vom Gericht bekommen Mahnbescheid wie widerspreche ich",
+        "gefundenes Geld behalten",
+    ] {
+        let page = |limit: u64| sample.search("search_laws", json!({"query": q, "limit": limit}));
+        let (two, ten) = (page(2), page(10));
+        assert_eq!(
+            top(&two, 2),
+            top(&ten, 2),
+            "{q}: a page of 2 {} and of 10 {}",
+            two["match_mode"],
+            ten["match_mode"]
+        );
+    }
+}
+
+#[test]
 fn strong_verbs_find_their_third_person_and_a_word_the_index_reads_as_a_function_word_is_dropped() {
     let sample = Sample::start();
     // § 242 StGB: "Wer eine fremde bewegliche Sache … wegnimmt"; people write `wegnehmen`.
