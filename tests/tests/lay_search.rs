@@ -267,13 +267,12 @@ fn two_words_the_statute_writes_as_one_compound_find_it_and_the_answer_says_so()
 #[test]
 fn a_section_missing_one_of_the_words_ranks_beside_those_holding_all_and_says_so() {
     let sample = Sample::start();
-    // Four words, more sections than asked hold all four: sections holding three of them rank
-    // beside those (the SGB X's Verwaltungsakt sections say "Verwaltungsakt", not "Bescheid").
-    let v = sample
-        .search("search_laws", json!({"query": "Widerspruch gegen einen Bescheid der Behörde einlegen", "limit": 5}));
+    // Four words, more sections than a search ranks (10) hold all four: sections holding three
+    // of them rank beside those.
+    let args = json!({"query": "Gericht Klage Frist Urteil", "limit": 5, "expand_query": false});
+    let v = sample.search("search_laws", args);
     assert_eq!(v["match_mode"], json!("all_terms_but_one"), "{:?}", top(&v, 5));
     assert_eq!(v["total_basis"], json!("law_sections_matching_all_but_one_query_word"));
-    assert!(has(&v, 2, "VwGO", "70"), "§ 70 VwGO (the Widerspruch) in the top 2: {:?}", top(&v, 5));
     let rows = v["results"].as_array().unwrap();
     let (mut all, mut missing_one) = (0, 0);
     for r in rows {
@@ -284,11 +283,16 @@ fn a_section_missing_one_of_the_words_ranks_beside_those_holding_all_and_says_so
     }
     assert!(all > 0 && missing_one > 0, "both kinds ranked together: {:?}", top(&v, 5));
     assert!(v["total_matching_sections"].as_u64().unwrap() > 5, "{}", v["total_matching_sections"]);
-    // Two words, more sections than asked hold both: § 832 BGB (Haftung des
-    // Aufsichtspflichtigen), which names no children, ranks first all the same.
+    // The Widerspruch is § 70 VwGO, though the SGB X's Verwaltungsakt sections say
+    // "Verwaltungsakt", not "Bescheid".
+    let v = sample
+        .search("search_laws", json!({"query": "Widerspruch gegen einen Bescheid der Behörde einlegen", "limit": 5}));
+    assert!(has(&v, 2, "VwGO", "70"), "§ 70 VwGO (the Widerspruch) in the top 2: {:?}", top(&v, 5));
+    // Two words, some sections hold both: § 832 BGB (Haftung des Aufsichtspflichtigen),
+    // which names no children, ranks first all the same.
     let args = json!({"query": "Aufsichtspflicht Kinder", "limit": 2, "expand_query": false});
     let v = sample.search("search_laws", args);
-    assert_eq!(v["match_mode"], json!("all_terms_but_one"), "{:?}", top(&v, 2));
+    assert_ne!(v["match_mode"], json!("all_terms"), "{:?}", top(&v, 2));
     assert!(has(&v, 1, "BGB", "832"), "§ 832 BGB first: {:?}", top(&v, 2));
     assert_eq!(v["results"][0]["matched_by"]["every_word"], json!(false), "{}", v["results"][0]);
     // One word: nothing may be missing.
