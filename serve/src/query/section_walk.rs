@@ -412,8 +412,9 @@ pub fn walk_sections(
         Some(s) => (Lead::Listed, s.all_but_one.as_slice()),
         None => (lead, &[][..]),
     };
+    // Kept only where "any" may be taken later (the caller ranks it when few hold every word).
     let mut holding_required: Vec<Vec<u64>> = match lead {
-        Lead::Required => {
+        Lead::Required if limits.any_word_when_every_at_most.is_some() => {
             searcher.segment_readers().iter().map(|r| vec![0u64; (r.max_doc() as usize).div_ceil(64)]).collect()
         }
         _ => Vec::new(),
