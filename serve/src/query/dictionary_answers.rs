@@ -78,27 +78,24 @@ impl DictionaryAnswers {
     /// Looks up each distinct source once (about 3,600 of them, of 264 laws, each law once),
     /// at the generation's first statute search.
     fn load(g: &Generation) -> Result<DictionaryAnswers, ToolError> {
-        let mut by_source = HashMap::new();
+        let mut by_source: HashMap<String, Option<u64>> = HashMap::new();
         let mut law_of_book: HashMap<String, Option<Law>> = HashMap::new();
-        for e in register().entries.iter().filter(|e| e.source_role == SourceRole::Answers) {
-            if by_source.contains_key(&e.source) {
-                continue;
-            }
-            let id = parse_section_citation(&e.source).and_then(|(designation, book)| {
-                let law = law_of_book.entry(book).or_insert_with_key(|book| resolve_book(g, book).ok()).as_ref()?;
-                find_section(g, law, &designation).ok().map(|s| s.id as u64)
-            });
-            by_source.insert(e.source.clone(), id);
-        }
-        let laws = law_of_book.into_values().flatten().map(|law| law.id).collect();
+        // Per lay term, the sections of the entries holding it (one pass with the look-ups).
         let mut holders: HashMap<String, HashSet<u64>> = HashMap::new();
         for e in register().entries.iter().filter(|e| e.source_role == SourceRole::Answers) {
-            if let Some(Some(id)) = by_source.get(&e.source) {
+            let id = *by_source.entry(e.source.clone()).or_insert_with(|| {
+                parse_section_citation(&e.source).and_then(|(designation, book)| {
+                    let law = law_of_book.entry(book).or_insert_with_key(|book| resolve_book(g, book).ok()).as_ref()?;
+                    find_section(g, law, &designation).ok().map(|s| s.id as u64)
+                })
+            });
+            if let Some(id) = id {
                 for t in &e.lay_terms {
-                    holders.entry(t.clone()).or_default().insert(*id);
+                    holders.entry(t.clone()).or_default().insert(id);
                 }
             }
         }
+        let laws = law_of_book.into_values().flatten().map(|law| law.id).collect();
         Ok(DictionaryAnswers { lay_term_answers: lay_term_weights(holders), by_source, laws })
     }
 

@@ -93,17 +93,18 @@ pub fn search_laws_lifted(
         Box::new(t) as Box<dyn Query>
     });
     let prior = LawPrior::of(g)?;
+    let dictionary = DictionaryAnswers::of(g)?;
     // The §§ the fired dictionary entries answer with, lifted.
     let answers = std::sync::Arc::new(if plan.expansion.added.is_empty() {
         Default::default()
     } else {
-        DictionaryAnswers::of(g)?.answers(&plan.expansion)
+        dictionary.answers(&plan.expansion)
     });
     // The §§ the dictionary's lay words vote for, lifted too.
     let votes = std::sync::Arc::new(if plan.lay_words.len() < 2 {
         Default::default()
     } else {
-        DictionaryAnswers::of(g)?.votes(&plan.lay_words)
+        dictionary.votes(&plan.lay_words)
     });
     let mut match_mode = MatchMode::AllTerms;
     let mut rows = Vec::new();
