@@ -377,6 +377,34 @@ fn words_that_the_entries_answering_with_a_section_hold_together_vote_for_it_tho
 }
 
 #[test]
+fn a_section_the_dictionary_answers_with_is_ranked_though_it_holds_few_of_the_words_and_the_count_says_any() {
+    let sample = Sample::start();
+    // More than ten of the sample's sections hold all four words, so only those missing one
+    // word at most were ranked; § 75 VwGO (Untätigkeitsklage), which the entry `Behörde
+    // Bearbeitungszeit` answers with, holds one of the four (`Behörde`, as its terms) and was
+    // not on the page. Now the dictionary's answers are candidates whatever they hold.
+    let q = "Behörde Bearbeitungszeit Recht Anspruch";
+    let v = sample.search("search_laws", json!({"query": q, "limit": 10}));
+    assert!(has(&v, 3, "VwGO", "75"), "{:?}", top(&v, 5));
+    let rows = v["results"].as_array().unwrap();
+    let row = &rows.iter().find(|r| r["law"]["code"] == "VwGO" && r["section"] == "75").unwrap()["matched_by"];
+    assert_eq!(row["every_word"], json!(false), "{row}");
+    assert!(row["words"].as_array().unwrap().len() <= 2, "it misses two words or more: {row}");
+    assert!(row["dictionary_answer_to"].as_array().is_some_and(|a| !a.is_empty()), "{row}");
+    // The page shows a section missing two words: the mode says so, and the count is that of
+    // the sections holding any word, not of those missing one at most (269 here).
+    assert_eq!(v["match_mode"], json!("ranked_by_words_held"), "{v}");
+    assert_eq!(v["total_basis"], json!("law_sections_matching_any_query_word"), "{v}");
+    let anspruch = sample.search("search_laws", json!({"query": "Anspruch", "limit": 1, "expand_query": false}));
+    let holding_anspruch = anspruch["total_matching_sections"].as_u64().unwrap();
+    let total = v["total_matching_sections"].as_u64().unwrap();
+    assert!(total >= holding_anspruch, "{total} sections hold any word, fewer than the {holding_anspruch} holding one");
+    // Without the dictionary there is no such candidate.
+    let plain = sample.search("search_laws", json!({"query": q, "limit": 10, "expand_query": false}));
+    assert!(!has(&plain, 10, "VwGO", "75"), "{:?}", top(&plain, 10));
+}
+
+#[test]
 fn the_first_rows_do_not_depend_on_the_page_size() {
     let sample = Sample::start();
     // Whether the sections holding only some of the words are ranked was decided against the

@@ -2,7 +2,8 @@
 //! and texts, optionally within one law. Words are analysed first ([`QueryPlan`]: function words
 //! dropped, compounds split, typos corrected, legal-register terms added); sections holding
 //! every word rank first, multiplied by the [`LawPrior`] (how often held decisions cite the § and
-//! its law); each row says why it matched (`matched_by`).
+//! its law); each row says why it matched (`matched_by`). The sections the legal-register
+//! dictionary answers with or votes for are candidates whatever else they hold.
 
 use crate::contract::answer::ToolError;
 use crate::contract::answers::{
@@ -179,11 +180,11 @@ pub fn search_laws_lifted(
         } else {
             None
         };
-        let soft = if few { None } else { walk.all_but_one };
+        let soft = if few { None } else { walk.all_but_one.take() };
         // The counts of the pooled modes (all but one, any), when sections missing words are pooled.
         let mut pooled = None;
         if soft.is_some() || few {
-            let mut pool = walk.every_word.top;
+            let mut pool = std::mem::take(&mut walk.every_word.top);
             let mut soft_count = 0;
             if let Some(soft) = soft {
                 pool.extend(soft.top);
@@ -200,7 +201,7 @@ pub fn search_laws_lifted(
             // Which of the caller's words each pooled section holds, and what they weigh: a
             // missing rare word (`misshandeln`) costs more than a missing common one (`Person`).
             let num_docs = searcher.num_docs();
-            let holding = match walk.sections_holding {
+            let holding = match walk.sections_holding.take() {
                 Some(holding) => holding,
                 // Under a book filter the walk saw only the law's sections; the weights are
                 // the whole index's.
@@ -218,6 +219,23 @@ pub fn search_laws_lifted(
                 .map(|(df, c)| concept_weight(*df, num_docs) * c.everyday_weight())
                 .collect();
             let all_weight: f32 = weights.iter().sum();
+            // The sections the dictionary answers with or votes for are candidates whatever
+            // else they hold: a lay question's other words often miss the § an entry names
+            // ("wann muss der Arbeitgeber den Lohn zahlen": § 614 BGB holds only `Lohn`, as
+            // Vergütung), and the pool held only sections missing one word at most. Each
+            // is ranked as the others: its clauses' scores, its lifts, its share of the words.
+            // Under a book filter the walk saw only the law's sections; left so.
+            if law_filter.is_none() {
+                let known: std::collections::HashSet<DocAddress> = pool.iter().map(|h| h.addr).collect();
+                let wanted = answers.keys().chain(votes.keys()).copied();
+                let addrs = sections_at(&searcher, f.section_id, wanted)?;
+                let addrs: Vec<DocAddress> = addrs.into_iter().filter(|a| !known.contains(a)).collect();
+                if !addrs.is_empty() {
+                    let hits = walk.score_sections(&searcher, &addrs, &tweak)?;
+                    // One holding none of the caller's words would score nothing.
+                    pool.extend(hits.into_iter().filter(|h| (0..weights.len()).any(|i| h.holds(i))));
+                }
+            }
             top = pool
                 .iter()
                 .map(|h| {
@@ -236,7 +254,12 @@ pub fn search_laws_lifted(
             let page_missing = top.iter().take(limit).map(|(_, _, m)| *m).max().unwrap_or(0);
             if page_missing > 1 || (page_missing == 1 && few) {
                 match_mode = if count == 0 { MatchMode::AnyTerm } else { MatchMode::RankedByWordsHeld };
-                total = relaxed_count.unwrap_or(total);
+                // A dictionary's candidate missing two words or more can bring this mode to a
+                // page whose sections missing words were not pooled: then they are counted.
+                total = match relaxed_count {
+                    Some(n) => n,
+                    None => walk.count_any_word(&searcher, &clauses, &tweak)?,
+                };
             } else if page_missing == 1 {
                 match_mode = MatchMode::AllTermsButOne;
                 total = soft_count;
@@ -483,6 +506,24 @@ fn matched_by(
         dictionary_answer_to: None,
         dictionary_vote: None,
     }
+}
+
+/// The statute index's documents of the sections `ids` (each section is one document; an id
+/// the index lacks is skipped), in index order.
+fn sections_at(searcher: &Searcher, field: Field, ids: impl Iterator<Item = u64>) -> tantivy::Result<Vec<DocAddress>> {
+    let mut out = Vec::new();
+    for id in ids {
+        let term = Term::from_field_u64(field, id);
+        for (ord, reader) in searcher.segment_readers().iter().enumerate() {
+            let postings = reader.inverted_index(field)?.read_postings(&term, IndexRecordOption::Basic)?;
+            if let Some(p) = postings.filter(|p| p.doc() != tantivy::TERMINATED) {
+                out.push(DocAddress::new(ord as u32, p.doc()));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
 }
 
 /// What to try when nothing matched: corrected spellings of unknown words, the dictionary, and

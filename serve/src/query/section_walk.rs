@@ -107,8 +107,8 @@ pub struct SectionWalk {
     pub sections_holding: Option<Vec<u64>>,
     weights: ClauseWeights,
     any_limit: usize,
-    /// Per segment, the sections a walk led by the required clauses visited (those holding
-    /// one), as bits; empty when it was led otherwise.
+    /// Per segment, the sections holding a required clause, as bits: those a walk led by the
+    /// required clauses visited, or those listed; empty when the walk was led otherwise.
     holding_required: Vec<Vec<u64>>,
 }
 
@@ -148,6 +148,8 @@ enum Lead {
 struct ClauseSets {
     /// Per segment, the sections holding all required clauses but one (or all).
     all_but_one: Vec<Vec<u64>>,
+    /// Per segment, the sections holding any required clause.
+    any: Vec<Vec<u64>>,
     /// Per required clause, the sections holding it.
     holding: Vec<u64>,
     every_word: usize,
@@ -220,6 +222,7 @@ impl ClauseSets {
         }
         let mut sets = ClauseSets {
             all_but_one: Vec::new(),
+            any: Vec::new(),
             holding: (0..required)
                 .map(|i| bits.iter().flat_map(|b| &b[i]).map(|w| u64::from(w.count_ones())).sum())
                 .collect(),
@@ -230,6 +233,7 @@ impl ClauseSets {
         for bits in &bits {
             let words = bits.first().map_or(0, Vec::len);
             let mut listed = vec![0u64; words];
+            let mut any_listed = vec![0u64; words];
             // All but one: the union over i of the intersection of every set but the i-th,
             // from the intersections of the sets before i and after i.
             let mut after = vec![u64::MAX; bits.len() + 1];
@@ -244,11 +248,13 @@ impl ClauseSets {
                     any |= set[k];
                 }
                 listed[k] = but_one;
+                any_listed[k] = any;
                 sets.every_word += before.count_ones() as usize;
                 sets.all_but_one_count += but_one.count_ones() as usize;
                 sets.any_word += any.count_ones() as usize;
             }
             sets.all_but_one.push(listed);
+            sets.any.push(any_listed);
         }
         Ok(Some(sets))
     }
@@ -412,15 +418,17 @@ pub fn walk_sections(
         Some(s) => (Lead::Listed, s.all_but_one.as_slice()),
         None => (lead, &[][..]),
     };
-    // Kept only where "any" may be taken later (the caller ranks it when few hold every word).
-    let mut holding_required: Vec<Vec<u64>> = match lead {
-        Lead::Required if limits.any_word_when_every_at_most.is_some() => {
+    // Kept only where "any" may be taken later (the caller ranks it when few hold every word)
+    // or counted (listed: the sets hold them).
+    let mut holding_required: Vec<Vec<u64>> = match (lead, &sets) {
+        (Lead::Listed, Some(s)) => s.any.clone(),
+        (Lead::Required, _) if limits.any_word_when_every_at_most.is_some() => {
             searcher.segment_readers().iter().map(|r| vec![0u64; (r.max_doc() as usize).div_ceil(64)]).collect()
         }
         _ => Vec::new(),
     };
     walk(searcher, &weights, lead, listed_sets, tweak, |hit, n_held, ranking_held| {
-        if let Some(set) = holding_required.get_mut(hit.addr.segment_ord as usize) {
+        if let Some(set) = holding_required.get_mut(hit.addr.segment_ord as usize).filter(|_| lead == Lead::Required) {
             let doc = hit.addr.doc_id as usize;
             set[doc / 64] |= 1 << (doc % 64);
         }
@@ -490,6 +498,72 @@ impl SectionWalk {
         Ok(std::mem::take(&mut self.any_word))
     }
 
+    /// The sections at `addrs` scored as the walk scores them (each clause it holds, summed,
+    /// then the caller's tweak), in index order: for sections the caller wants ranked though
+    /// the walk did not keep them (the dictionary's answers).
+    pub fn score_sections(
+        &self,
+        searcher: &Searcher,
+        addrs: &[DocAddress],
+        tweak: &SegmentTweak<'_>,
+    ) -> tantivy::Result<Vec<WalkHit>> {
+        let mut listed: Vec<Vec<u64>> =
+            searcher.segment_readers().iter().map(|r| vec![0u64; (r.max_doc() as usize).div_ceil(64)]).collect();
+        for a in addrs {
+            let doc = a.doc_id as usize;
+            listed[a.segment_ord as usize][doc / 64] |= 1 << (doc % 64);
+        }
+        let mut out = Vec::new();
+        walk(searcher, &self.weights, Lead::Listed, &listed, tweak, |hit, _, _| {
+            out.push(WalkHit { score: hit.score(), addr: hit.addr, held: hit.held.to_vec() });
+        })?;
+        Ok(out)
+    }
+
+    /// How many sections hold any clause, as [`SectionWalk::take_any_word`] counts them, before
+    /// any was taken: from the sections known to hold a required clause and the ranking
+    /// clause's postings where the walk kept them (led by the required clauses, or listed),
+    /// else by walking them.
+    pub fn count_any_word(
+        &mut self,
+        searcher: &Searcher,
+        clauses: &WalkClauses,
+        tweak: &SegmentTweak<'_>,
+    ) -> tantivy::Result<usize> {
+        if self.any_word_walked == AnyWordWalked::All {
+            return Ok(self.any_word.count);
+        }
+        let ranking = match &clauses.ranking {
+            None => Some(None),
+            Some(q) => Holders::of(q.as_ref()).map(Some),
+        };
+        match ranking {
+            Some(ranking) if !self.holding_required.is_empty() => {
+                let only_ranking = match ranking {
+                    Some(r) => self.holding_only(searcher, &r)?,
+                    None => 0,
+                };
+                Ok(self.any_word.count + only_ranking)
+            }
+            _ => {
+                let any = self.take_any_word(searcher, tweak)?;
+                let count = any.count;
+                self.any_word = any;
+                Ok(count)
+            }
+        }
+    }
+
+    /// The sections `ranking` matches that hold no required clause.
+    fn holding_only(&self, searcher: &Searcher, ranking: &Holders) -> tantivy::Result<usize> {
+        let mut n = 0usize;
+        for (reader, holding) in searcher.segment_readers().iter().zip(&self.holding_required) {
+            let set = ranking.list(reader, holding.len())?;
+            n += set.iter().zip(holding).map(|(r, h)| (r & !h).count_ones() as usize).sum::<usize>();
+        }
+        Ok(n)
+    }
+
     /// As [`SectionWalk::take_any_word`], for a caller whose ranking gives a section holding
     /// no required clause nothing (`search_laws` multiplies a pooled section's score by the
     /// share of the words it holds): once `page` sections or more hold a required clause,
@@ -508,12 +582,7 @@ impl SectionWalk {
         let Some(ranking) = ranking.filter(|_| walked_required && self.any_word.count >= page) else {
             return self.take_any_word(searcher, tweak);
         };
-        let mut only_ranking = 0usize;
-        for (reader, holding) in searcher.segment_readers().iter().zip(&self.holding_required) {
-            let set = ranking.list(reader, holding.len())?;
-            only_ranking += set.iter().zip(holding).map(|(r, h)| (r & !h).count_ones() as usize).sum::<usize>();
-        }
-        self.any_word.count += only_ranking;
+        self.any_word.count += self.holding_only(searcher, &ranking)?;
         self.any_word_walked = AnyWordWalked::All;
         Ok(std::mem::take(&mut self.any_word))
     }
@@ -865,6 +934,25 @@ mod tests {
             };
             same("every word", &walk.every_word, expect(&every, 7));
             same("all but one", walk.all_but_one.as_ref().unwrap(), expect(&soft, 9));
+            // Counted before any was taken: from the bits where the walk kept them (led by the
+            // required clauses, or listed), else walked.
+            let counted = walk_sections(&searcher, &clauses, limits(any_word_when_every_at_most), &tweak)
+                .unwrap()
+                .count_any_word(&searcher, &clauses, &tweak)
+                .unwrap();
+            assert_eq!(counted, expect(&any, 1).1, "any word counted (filtered: {filtered})");
+            if !filtered {
+                // Sections asked for by address score as the boolean query scores them.
+                let (want, _) = expect(&any, 11);
+                let mut addrs: Vec<DocAddress> = want.iter().map(|(_, a)| *a).collect();
+                addrs.sort();
+                let got = walk.score_sections(&searcher, &addrs, &tweak).unwrap();
+                assert_eq!(got.iter().map(|h| h.addr).collect::<Vec<_>>(), addrs);
+                for h in &got {
+                    let (s, _) = want.iter().find(|(_, a)| *a == h.addr).unwrap();
+                    assert!((h.score - s).abs() < 1e-4, "scored by address: {} vs {s}", h.score);
+                }
+            }
             let any_word = walk.take_any_word(&searcher, &tweak).unwrap();
             same("any word", &any_word, expect(&any, 11));
             // The sections holding only the ranking clause counted, not ranked: the same count,
