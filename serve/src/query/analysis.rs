@@ -34,6 +34,18 @@ const STOPWORDS: &str = "der die das den dem des ein eine einer eines einem eine
     denn weil keine kein keinen stehen steht gibt geben lassen bekommen kriegen machen tun mal bitte \
     eigentlich innerhalb";
 
+/// Question words people write as one (`wieviel` for `wie viel`): function words run
+/// together, which the statutes hardly use, so as words of their own they weighed as rare
+/// words do and ranked the few sections that hold them (`wieviel gras darf ich dabei haben`:
+/// § 41 BWahlG first). They stay words, so the dictionary's entries holding them fire
+/// (`Kindergeld wieviel`), but no section must hold them and they weigh least.
+const QUESTION_WORDS: &str = "wieviel wieviele wievielen wievieler wieso weshalb weswegen";
+
+/// Whether a lower-case word is one of [`QUESTION_WORDS`].
+pub fn is_question_word(lower: &str) -> bool {
+    QUESTION_WORDS.split_whitespace().any(|w| w == lower)
+}
+
 /// Whether a lower-case word is one a query drops (`query_analysis.dropped_function_words`).
 pub fn is_stopword(lower: &str) -> bool {
     STOPWORDS.split_whitespace().any(|w| w == lower)
@@ -113,6 +125,8 @@ impl Concept {
     pub fn everyday_weight(&self) -> f32 {
         if self.alternatives.iter().any(|a| matches!(a.via, Via::Expansion { lay_words: 1, .. })) {
             1.0
+        } else if is_question_word(&self.word.to_lowercase()) {
+            everyday::LEAST_WEIGHT
         } else {
             everyday::weight(&self.word)
         }
@@ -586,7 +600,9 @@ impl QueryPlan {
     /// not hold at all (it is reported instead), nor a bare number beside words ("ab 18",
     /// "14 Tage"), which statutes often spell out.
     pub fn restricts(&self, c: &Concept) -> bool {
-        !(self.unknown_words.contains(&c.word) || (c.exact && self.concepts.iter().any(|o| !o.exact)))
+        !(self.unknown_words.contains(&c.word)
+            || (c.exact && self.concepts.iter().any(|o| !o.exact))
+            || is_question_word(&c.word.to_lowercase()))
     }
 
     /// Analyses `query` against `vocabulary`; `expand` = the caller's `expand_query`.
@@ -1334,6 +1350,23 @@ mod tests {
         let searcher = index.reader().unwrap().searcher();
         let vocabulary = super::Vocabulary::new(&searcher, vec![text]);
         QueryPlan::analyse(query, &if hold_back { vocabulary.holding_back_phrases() } else { vocabulary }, true)
+    }
+
+    #[test]
+    fn a_question_word_written_as_one_restricts_nothing_weighs_least_and_still_fires_its_entries() {
+        // Two documents hold `wieviel` (as § 41 BWahlG does), five the other words.
+        let plan = plan_over("wieviel Kindergeld bekomme ich", "wieviel", 2, &["Kindergeld"], false);
+        let q = plan.concepts.iter().find(|c| c.word == "wieviel").unwrap();
+        assert!(!plan.restricts(q), "a section need not hold it");
+        assert_eq!(q.everyday_weight(), crate::query::everyday::LEAST_WEIGHT);
+        let kindergeld = plan.concepts.iter().find(|c| c.word == "Kindergeld").unwrap();
+        assert!(plan.restricts(kindergeld));
+        // `Kindergeld wieviel` (§ 66 EStG, the amount) fires.
+        assert!(plan.expansion.added.iter().any(|(e, _)| e.lay == "Kindergeld wieviel"), "{:?}", plan.expansion.added);
+        // Another word as rare in the statutes restricts and weighs fully.
+        let rare = plan_over("Kindergeld Zwillinge", "Zwillinge", 2, &["Kindergeld"], false);
+        let z = rare.concepts.iter().find(|c| c.word == "Zwillinge").unwrap();
+        assert!(rare.restricts(z));
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub const KNOWN_FROM: f32 = 3.0;
 /// held-out sets gain 2-4 points of recall@5; stronger settings did no better.)
 pub const COMMON_FROM: f32 = 4.0;
 const WEIGHT_PER_ZIPF: f32 = 0.4;
-const LEAST_WEIGHT: f32 = 0.4;
+pub const LEAST_WEIGHT: f32 = 0.4;
 
 /// Each word's Zipf frequency x 100.
 static ZIPF: LazyLock<HashMap<&'static str, u16>> = LazyLock::new(|| {
