@@ -34,18 +34,6 @@ const STOPWORDS: &str = "der die das den dem des ein eine einer eines einem eine
     denn weil keine kein keinen stehen steht gibt geben lassen bekommen kriegen machen tun mal bitte \
     eigentlich innerhalb";
 
-/// Question words people write as one (`wieviel` for `wie viel`): function words run
-/// together, which the statutes hardly use, so as words of their own they weighed as rare
-/// words do and ranked the few sections that hold them (`wieviel gras darf ich dabei haben`:
-/// § 41 BWahlG first). They stay words, so the dictionary's entries holding them fire
-/// (`Kindergeld wieviel`), but no section must hold them and they weigh least.
-const QUESTION_WORDS: &str = "wieviel wieviele wievielen wievieler wieso weshalb weswegen";
-
-/// Whether a lower-case word is one of [`QUESTION_WORDS`].
-pub fn is_question_word(lower: &str) -> bool {
-    QUESTION_WORDS.split_whitespace().any(|w| w == lower)
-}
-
 /// Whether a lower-case word is one a query drops (`query_analysis.dropped_function_words`).
 pub fn is_stopword(lower: &str) -> bool {
     STOPWORDS.split_whitespace().any(|w| w == lower)
@@ -125,8 +113,6 @@ impl Concept {
     pub fn everyday_weight(&self) -> f32 {
         if self.alternatives.iter().any(|a| matches!(a.via, Via::Expansion { lay_words: 1, .. })) {
             1.0
-        } else if is_question_word(&self.word.to_lowercase()) {
-            everyday::LEAST_WEIGHT
         } else {
             everyday::weight(&self.word)
         }
@@ -602,7 +588,7 @@ impl QueryPlan {
     pub fn restricts(&self, c: &Concept) -> bool {
         !(self.unknown_words.contains(&c.word)
             || (c.exact && self.concepts.iter().any(|o| !o.exact))
-            || is_question_word(&c.word.to_lowercase()))
+            || everyday::is_question_word(&c.word))
     }
 
     /// Analyses `query` against `vocabulary`; `expand` = the caller's `expand_query`.

@@ -52,9 +52,25 @@ pub fn is_known_word(word: &str) -> bool {
     zipf(word).is_some_and(|z| z >= KNOWN_FROM)
 }
 
+/// Question words people write as one (`wieviel` for `wie viel`): function words run
+/// together, as common as their parts, though the word list rates the spelling rare and the
+/// statutes hardly use it. As rare words they ranked the few sections holding them first
+/// (`wieviel gras darf ich dabei haben`: § 41 BWahlG). They weigh least, and no section must
+/// hold one ([`crate::query::analysis::QueryPlan::restricts`]); they stay words, so the
+/// dictionary's entries holding them fire (`Kindergeld wieviel`).
+const QUESTION_WORDS: [&str; 7] = ["wieviel", "wieviele", "wievielen", "wievieler", "wieso", "weshalb", "weswegen"];
+
+/// Whether `word` (any case) is one of [`QUESTION_WORDS`].
+pub fn is_question_word(word: &str) -> bool {
+    QUESTION_WORDS.iter().any(|q| q.eq_ignore_ascii_case(word))
+}
+
 /// How much a word of the caller's counts in the ranking: 1, or less for a word common in
-/// everyday German.
+/// everyday German (a question word written as one: least).
 pub fn weight(word: &str) -> f32 {
+    if is_question_word(word) {
+        return LEAST_WEIGHT;
+    }
     match zipf(word) {
         Some(z) if z > COMMON_FROM => (1.0 - (z - COMMON_FROM) * WEIGHT_PER_ZIPF).max(LEAST_WEIGHT),
         _ => 1.0,
