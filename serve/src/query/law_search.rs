@@ -225,11 +225,10 @@ pub fn search_laws_lifted(
             // Vergütung), and the pool held only sections missing one word at most. Each
             // is ranked as the others: its clauses' scores, its lifts, its share of the words.
             // Under a book filter the walk saw only the law's sections; left so.
-            if law_filter.is_none() {
-                let known: std::collections::HashSet<DocAddress> = pool.iter().map(|h| h.addr).collect();
+            if law_filter.is_none() && !(answers.is_empty() && votes.is_empty()) {
                 let wanted = answers.keys().chain(votes.keys()).copied();
-                let addrs = sections_at(&searcher, f.section_id, wanted)?;
-                let addrs: Vec<DocAddress> = addrs.into_iter().filter(|a| !known.contains(a)).collect();
+                let mut addrs = sections_at(&searcher, f.section_id, wanted)?;
+                addrs.retain(|a| pool.iter().all(|h| h.addr != *a));
                 if !addrs.is_empty() {
                     let hits = walk.score_sections(&searcher, &addrs, &tweak)?;
                     // One holding none of the caller's words would score nothing.

@@ -409,23 +409,23 @@ pub fn walk_sections(
     let mut holding = vec![0u64; required];
     let weights = ClauseWeights::new(searcher, clauses)?;
     // Counted first where that can spare the walk most sections (see the module's doc).
-    let sets = if lead == Lead::Required && required >= 3 {
+    let mut sets = if lead == Lead::Required && required >= 3 {
         ClauseSets::list(searcher, clauses, limits.any_word_when_every_at_most)?
     } else {
         None
     };
-    let (lead, listed_sets) = match &sets {
-        Some(s) => (Lead::Listed, s.all_but_one.as_slice()),
-        None => (lead, &[][..]),
-    };
     // Kept only where "any" may be taken later (the caller ranks it when few hold every word)
     // or counted (listed: the sets hold them).
-    let mut holding_required: Vec<Vec<u64>> = match (lead, &sets) {
-        (Lead::Listed, Some(s)) => s.any.clone(),
-        (Lead::Required, _) if limits.any_word_when_every_at_most.is_some() => {
+    let mut holding_required: Vec<Vec<u64>> = match (lead, &mut sets) {
+        (_, Some(s)) => std::mem::take(&mut s.any),
+        (Lead::Required, None) if limits.any_word_when_every_at_most.is_some() => {
             searcher.segment_readers().iter().map(|r| vec![0u64; (r.max_doc() as usize).div_ceil(64)]).collect()
         }
         _ => Vec::new(),
+    };
+    let (lead, listed_sets) = match &sets {
+        Some(s) => (Lead::Listed, s.all_but_one.as_slice()),
+        None => (lead, &[][..]),
     };
     walk(searcher, &weights, lead, listed_sets, tweak, |hit, n_held, ranking_held| {
         if let Some(set) = holding_required.get_mut(hit.addr.segment_ord as usize).filter(|_| lead == Lead::Required) {
